@@ -1,0 +1,68 @@
+/**
+ * The app factory: builds every route from the endpoint index, sets the validation
+ * hook, turns every failure into problem+json in one place, and serves the generated
+ * descriptions (/openapi.json, /api/v1), the pages and the sandbox surface.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, problemResponse } from "./errors";
+import { type AppEnv, type Endpoint } from "./endpoints/define";
+import { endpoints } from "./endpoints/index";
+import { describeApi, OPENAPI_INFO, SECURITY_SCHEMES } from "./endpoints/describe";
+import { pages } from "./pages/routes";
+import { sandbox } from "./sandbox/routes";
+
+const VALIDATION_TARGETS: Record<string, string> = { json: "body", query: "query", param: "path" };
+
+export function createApp(index: readonly Endpoint[] = endpoints) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw ApiError.validation(VALIDATION_TARGETS[result.target] ?? result.target, result.error);
+    },
+  });
+
+  for (const endpoint of index) app.openapi(endpoint.route, endpoint.run);
+
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+    app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  }
+  app.doc31("/openapi.json", { openapi: "3.1.0", info: OPENAPI_INFO });
+  app.get("/api/v1", (c) => c.json(describeApi(index)));
+  app.route("/", pages);
+  app.route("/sandbox", sandbox);
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(index, new URL(c.req.url).pathname);
+    if (allowed.length > 0) {
+      const detail = `${c.req.method} is not served here; use ${allowed.join(" or ")}.`;
+      return problemResponse(new ApiError(405, "method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
+    }
+    return problemResponse(ApiError.notFound(`Nothing is served at ${new URL(c.req.url).pathname}; see /api/v1.`).toProblem());
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      const headers: Record<string, string> = error.status === 401 ? { "www-authenticate": 'Bearer realm="ledger"' } : {};
+      return problemResponse(error.toProblem(), headers);
+    }
+    if (error instanceof HTTPException) {
+      const code = error.status === 400 ? "malformed_request" : `http_${error.status}`;
+      return problemResponse(new ApiError(error.status, code, error.message || "The request was refused.").toProblem());
+    }
+    console.error(`unhandled fault on ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
+    return problemResponse(new ApiError(500, "internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
+  });
+
+  return app;
+}
+
+/** The methods the index serves at a concrete path (empty when the path is unknown). */
+function allowedMethods(index: readonly Endpoint[], pathname: string): string[] {
+  const methods = new Set<string>();
+  for (const endpoint of index) {
+    const pattern = new RegExp(`^${endpoint.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    if (pattern.test(pathname)) methods.add(endpoint.method.toUpperCase());
+  }
+  if (pathname === "/api/v1" || pathname === "/openapi.json") methods.add("GET");
+  return [...methods].sort();
+}

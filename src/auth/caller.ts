@@ -1,0 +1,81 @@
+/**
+ * Who is calling: the credential on a request, resolved to a tenant. The tenant always
+ * comes from the credential, never from the request.
+ */
+import { ApiError } from "../errors";
+import { findLiveSession, SESSION_COOKIE } from "./sessions";
+import { findTenant, type TenantRecord } from "./tenants";
+import { verifyToken, type TokenScope } from "./tokens";
+
+export interface Caller {
+  tenant: TenantRecord;
+  kind: "session" | "token";
+  scope: TokenScope;
+  /** The token's key id; null for a session. */
+  kid: string | null;
+  /** The actor recorded for a write: `human:<tenant>` or `token:<tenant>:<kid>`. */
+  actor: string;
+}
+
+/**
+ * How an endpoint may be reached:
+ * - `read`: any tenant credential;
+ * - `write`: a session or a read-write token (a read-only token is 403);
+ * - `session`: a browser session only (any bearer token is 403).
+ */
+export type CredentialRule = "read" | "write" | "session";
+
+const refused = (detail: string) => new ApiError(401, "credential_refused", detail);
+
+export async function resolveCaller(request: Request, d1: D1Database, now: Date): Promise<Caller> {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (!bearer) throw refused("The Authorization header must be `Bearer <token>`.");
+    const token = await verifyToken(d1, bearer, now);
+    if (!token) throw refused("The bearer token is unknown, expired or revoked.");
+    const tenant = await findTenant(d1, token.tenantId);
+    if (!tenant) throw refused("The bearer token's tenant no longer exists.");
+    return { tenant, kind: "token", scope: token.scope, kid: token.kid, actor: `token:${tenant.id}:${token.kid}` };
+  }
+  const cookie = getCookieFrom(request);
+  if (cookie !== undefined) {
+    const session = await findLiveSession(d1, cookie, now);
+    if (!session) throw refused("The session has ended or expired; sign in again at /signin.");
+    const tenant = await findTenant(d1, session.tenantId);
+    if (!tenant) throw refused("The session's tenant no longer exists.");
+    return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}` };
+  }
+  throw new ApiError(401, "credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
+}
+
+/** Applies an endpoint's credential rule to a resolved caller. */
+export function checkRule(caller: Caller, rule: CredentialRule, request: Request): void {
+  if (rule === "session" && caller.kind !== "session") {
+    throw new ApiError(403, "session_only", "This operation needs a browser session; bearer tokens are refused here.");
+  }
+  if (rule === "read") return;
+  if (caller.kind === "token" && caller.scope === "read_only") {
+    throw new ApiError(403, "read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
+  }
+  if (caller.kind === "session") requireSameOrigin(request);
+}
+
+/** A state-changing request made with a session must come from this origin (or say none). */
+export function requireSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(request.url).origin) {
+    throw new ApiError(403, "cross_origin", "A request made with a session must come from this service's own origin.");
+  }
+}
+
+function getCookieFrom(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return rest.join("=");
+  }
+  return undefined;
+}
+

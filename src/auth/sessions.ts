@@ -1,0 +1,41 @@
+/** Browser sessions: the `svc_session` cookie. Only a hash of its value is stored. */
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { sessions } from "../index-db/schema";
+import { randomSecret, sha256Hex } from "./crypto";
+
+export const SESSION_COOKIE = "svc_session";
+export const SESSION_LIFETIME_HOURS = 12;
+
+export async function startSession(d1: D1Database, tenantId: string, now: Date): Promise<{ value: string; expiresAt: Date }> {
+  const value = randomSecret(32);
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_HOURS * 3_600_000);
+  await drizzle(d1)
+    .insert(sessions)
+    .values({ idHash: await sha256Hex(value), tenantId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() });
+  return { value, expiresAt };
+}
+
+export async function findLiveSession(d1: D1Database, value: string, now: Date) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
+  // The lookup is by hash of a 256-bit random value: there is no secret to compare.
+  const session = await drizzle(d1).select().from(sessions).where(eq(sessions.idHash, await sha256Hex(value))).get();
+  if (!session || session.endedAt !== null || Date.parse(session.expiresAt) <= now.getTime()) return undefined;
+  return session;
+}
+
+export async function endSession(d1: D1Database, value: string, now: Date): Promise<void> {
+  await drizzle(d1)
+    .update(sessions)
+    .set({ endedAt: now.toISOString() })
+    .where(and(eq(sessions.idHash, await sha256Hex(value)), isNull(sessions.endedAt)));
+}
+
+/** Forgets sessions that ended or expired (run by the daily cron). */
+export async function purgeSessions(d1: D1Database, now: Date): Promise<number> {
+  const gone = await drizzle(d1)
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now.toISOString()), lt(sessions.endedAt, now.toISOString())))
+    .returning({ idHash: sessions.idHash });
+  return gone.length;
+}

@@ -1,0 +1,55 @@
+/** Tenants: sign-up and password sign-in. */
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { ApiError } from "../errors";
+import type { Tier } from "../ledger/face";
+import { tenants } from "../index-db/schema";
+import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret } from "./crypto";
+
+export const TENANT_SLUG = /^[a-z0-9-]{3,40}$/;
+
+export interface SignUp {
+  tenant: string;
+  tier: Tier;
+  visibleFrom: string | null;
+  phone: string;
+  smsEnabled: boolean;
+  password: string;
+}
+
+export type TenantRecord = typeof tenants.$inferSelect;
+
+export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<void> {
+  const db = drizzle(d1);
+  const salt = randomSecret(16);
+  const passwordHash = await hashPassword(input.password, salt);
+  const inserted = await db
+    .insert(tenants)
+    .values({
+      id: input.tenant,
+      tier: input.tier,
+      visibleFrom: input.visibleFrom,
+      phone: input.phone,
+      smsEnabled: input.smsEnabled,
+      passwordSalt: salt,
+      passwordHash,
+      passwordIterations: PASSWORD_ITERATIONS,
+      createdAt: now.toISOString(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: tenants.id });
+  if (inserted.length === 0) throw new ApiError(409, "tenant_taken", `The tenant name "${input.tenant}" is taken.`);
+}
+
+export async function findTenant(d1: D1Database, tenantId: string): Promise<TenantRecord | undefined> {
+  return drizzle(d1).select().from(tenants).where(eq(tenants.id, tenantId)).get();
+}
+
+/** The tenant when the password is right; undefined otherwise (same work either way). */
+export async function checkPassword(d1: D1Database, tenantId: string, password: string): Promise<TenantRecord | undefined> {
+  const tenant = await findTenant(d1, tenantId);
+  const salt = tenant?.passwordSalt ?? "no-such-tenant";
+  const hash = await hashPassword(password, salt, tenant?.passwordIterations ?? PASSWORD_ITERATIONS);
+  const ok = constantTimeEqual(hash, tenant?.passwordHash ?? "");
+  return ok && tenant ? tenant : undefined;
+}

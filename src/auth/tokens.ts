@@ -1,0 +1,66 @@
+/**
+ * Personal access tokens: `lat.<kid>.<secret>`. The kid is public (it names the token
+ * in the actor); only a SHA-256 hash of the secret is stored. Lifetime one year.
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { accessTokens } from "../index-db/schema";
+import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
+
+export const TOKEN_LIFETIME_DAYS = 365;
+export type TokenScope = "read_only" | "read_write";
+
+export interface MintedToken {
+  kid: string;
+  token: string;
+  label: string;
+  scope: TokenScope;
+  expires_at: string;
+}
+
+export async function mintToken(d1: D1Database, tenantId: string, label: string, scope: TokenScope, now: Date): Promise<MintedToken> {
+  const kid = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const secret = randomSecret(32);
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_DAYS * 86_400_000).toISOString();
+  await drizzle(d1)
+    .insert(accessTokens)
+    .values({ kid, tenantId, label, scope, secretHash: await sha256Hex(secret), createdAt: now.toISOString(), expiresAt });
+  return { kid, token: `lat.${kid}.${secret}`, label, scope, expires_at: expiresAt };
+}
+
+export async function listTokens(d1: D1Database, tenantId: string) {
+  return drizzle(d1)
+    .select({
+      kid: accessTokens.kid,
+      label: accessTokens.label,
+      scope: accessTokens.scope,
+      createdAt: accessTokens.createdAt,
+      expiresAt: accessTokens.expiresAt,
+      revokedAt: accessTokens.revokedAt,
+    })
+    .from(accessTokens)
+    .where(eq(accessTokens.tenantId, tenantId))
+    .orderBy(desc(accessTokens.createdAt));
+}
+
+/** Revokes one of the tenant's own tokens; false when it has no such live token. */
+export async function revokeToken(d1: D1Database, tenantId: string, kid: string, now: Date): Promise<boolean> {
+  const revoked = await drizzle(d1)
+    .update(accessTokens)
+    .set({ revokedAt: now.toISOString() })
+    .where(and(eq(accessTokens.kid, kid), eq(accessTokens.tenantId, tenantId), isNull(accessTokens.revokedAt)))
+    .returning({ kid: accessTokens.kid });
+  return revoked.length > 0;
+}
+
+/** The live token a bearer value names, or undefined for anything this surface refuses. */
+export async function verifyToken(d1: D1Database, presented: string, now: Date) {
+  const match = /^lat\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/.exec(presented);
+  if (!match) return undefined;
+  const [, kid, secret] = match as unknown as [string, string, string];
+  const token = await drizzle(d1).select().from(accessTokens).where(eq(accessTokens.kid, kid)).get();
+  const presentedHash = await sha256Hex(secret);
+  if (!token || !constantTimeEqual(presentedHash, token.secretHash)) return undefined;
+  if (token.revokedAt !== null || Date.parse(token.expiresAt) <= now.getTime()) return undefined;
+  return token;
+}

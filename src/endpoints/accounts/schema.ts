@@ -1,0 +1,19 @@
+import { z } from "@hono/zod-openapi";
+
+export const accountsResponse = z
+  .object({
+    accounts: z.array(
+      z.object({
+        account_id: z.string().openapi({ description: "The bank's sub-account id.", example: "acc_checking" }),
+        name: z.string().openapi({ description: "The account's name as the bank gives it.", example: "Business Checking" }),
+        mask: z.string().nullable().openapi({ description: "Last digits of the account number.", example: "0042" }),
+        type: z.string().nullable().openapi({ example: "depository" }),
+        subtype: z.string().nullable().openapi({ example: "checking" }),
+        lines: z.number().int().openapi({ description: "Rows of this account the face serves.", example: 88 }),
+        booked: z.number().int().openapi({ description: "Rows in the books.", example: 80 }),
+        pending: z.number().int().openapi({ description: "Lines the feed still holds as pending (a posted line is not counted).", example: 1 }),
+        booked_cents: z.number().int().openapi({ description: "Sum of booked amounts.", example: -120033 }),
+      }),
+    ),
+  })
+  .openapi("Accounts");

@@ -1,0 +1,148 @@
+/**
+ * One entry of the endpoint index: the route (method, path, operation id, zod schemas),
+ * its credential rule and its handler. The routes, /openapi.json, /api/v1 and the tool
+ * face are all generated from the list of entries in ./index.ts.
+ */
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
+import { requireJsonBody } from "../http/json-body";
+import type { Env } from "../env";
+import { faceFor, type Face } from "../ledger/face";
+import type { TenantLedger } from "../ledger/tenant-ledger";
+import { problemSchema } from "./shared";
+
+export type AppEnv = { Bindings: Env; Variables: { caller: Caller } };
+
+/** Statuses an endpoint may answer besides its success, beyond those every endpoint has. */
+export type ExtraStatus = 404 | 409 | 503;
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+export interface Call<P, Q, B> {
+  caller: Caller;
+  env: Env;
+  /** The caller's tenant's ledger (its Durable Object). */
+  ledger: DurableObjectStub<TenantLedger>;
+  /** What the caller's credential lets it see of the vault. */
+  face: Face;
+  now: Date;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export interface EndpointSpec<P, Q, B, S extends Schema> {
+  /** Also the tool name on the tool face. */
+  operationId: string;
+  method: "get" | "post";
+  /** OpenAPI style: `/api/v1/transactions/{side}/{src_id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** Written for a person and for a model: what it does, when to use it, its limits. */
+  description: string;
+  credential: CredentialRule;
+  params?: P;
+  query?: Q;
+  body?: B;
+  success: { status: 200 | 202; description: string; schema: S };
+  errors?: Partial<Record<ExtraStatus, string>>;
+  handler: (call: Call<P, Q, B>) => Promise<z.input<S>>;
+}
+
+export interface Endpoint {
+  operationId: string;
+  method: "get" | "post";
+  path: string;
+  summary: string;
+  description: string;
+  credential: CredentialRule;
+  /** Reads change nothing; writes append to the ledger. */
+  access: "read" | "write";
+  route: RouteConfig;
+  run: (c: Context<AppEnv>) => Promise<Response>;
+}
+
+export const SECURITY: Record<string, string[]>[] = [{ bearerToken: [] }, { sessionCookie: [] }];
+
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: problemSchema } },
+});
+
+export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
+  spec: EndpointSpec<P, Q, B, S>,
+): Endpoint {
+  const access = spec.method === "get" ? "read" : "write";
+  const hasInput = spec.params !== undefined || spec.query !== undefined || spec.body !== undefined;
+  const responses: RouteConfig["responses"] = {
+    [spec.success.status]: { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } },
+    ...(hasInput || access === "write" ? { 400: problem("The request is malformed or fails validation; `errors` names every field.") } : {}),
+    401: problem("No credential, or one this surface refuses."),
+    ...(spec.credential !== "read"
+      ? { 403: problem(spec.credential === "session" ? "Reached with a bearer token: this operation is session only." : "A read-only token on a write, or a session request from another origin.") }
+      : {}),
+    ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([status, why]) => [status, problem(why)])),
+    ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
+    500: problem("An unexpected fault; nothing internal is named."),
+  };
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    security: SECURITY,
+    middleware: access === "write" ? [authenticate(spec.credential), requireJsonBody] : [authenticate(spec.credential)],
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+    } as RouteConfig["request"],
+    responses,
+  });
+
+  const run = async (c: Context<AppEnv>) => {
+    const caller = c.get("caller");
+    const now = new Date();
+    // The validators registered by the route ran already; the generic context has lost their types.
+    const valid = (target: string) => (c.req.valid as (t: string) => unknown)(target);
+    const call = {
+      caller,
+      env: c.env,
+      ledger: c.env.TENANT_LEDGER.get(c.env.TENANT_LEDGER.idFromName(caller.tenant.id)),
+      face: faceFor(caller.tenant, now),
+      now,
+      params: spec.params ? valid("param") : undefined,
+      query: spec.query ? valid("query") : undefined,
+      body: spec.body ? valid("json") : undefined,
+    } as Call<P, Q, B>;
+    const body = await spec.handler(call);
+    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+  };
+
+  return {
+    operationId: spec.operationId,
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    credential: spec.credential,
+    access,
+    route,
+    run,
+  };
+}
+
+/** Resolves the credential and applies the rule before any input is validated. */
+function authenticate(rule: CredentialRule): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, new Date());
+    checkRule(caller, rule, c.req.raw);
+    c.set("caller", caller);
+    await next();
+  };
+}

@@ -1,0 +1,62 @@
+/** Schemas more than one resource uses. */
+import { z } from "@hono/zod-openapi";
+
+export const problemSchema = z
+  .object({
+    type: z.string().openapi({ description: "A URN naming the problem kind.", example: "urn:ledger:problem:not_found" }),
+    title: z.string().openapi({ description: "The HTTP status in words.", example: "Not Found" }),
+    status: z.number().int().openapi({ description: "The HTTP status.", example: 404 }),
+    detail: z.string().openapi({ description: "What went wrong and what to do about it.", example: "This tenant holds no line A:42." }),
+    code: z.string().openapi({ description: "A stable machine word for the problem.", example: "not_found" }),
+    errors: z
+      .array(
+        z.object({
+          field: z.string().openapi({ description: "Where the value was: body.x, query.x or path.x.", example: "query.per_page" }),
+          message: z.string().openapi({ description: "Why it was refused.", example: "Too small: expected number to be >=1" }),
+          code: z.string().openapi({ description: "The validator's issue code.", example: "too_small" }),
+        }),
+      )
+      .optional()
+      .openapi({ description: "For validation failures: every failing field." }),
+  })
+  .openapi("Problem", { description: "An RFC 9457 problem document." });
+
+export const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "an ISO date, YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "a real calendar date");
+
+export const sideSchema = z.enum(["A", "B"]).openapi({
+  description: "`A` is the feed's line; `B` is an archived twin (a duplicate arrival).",
+  example: "A",
+});
+
+export const lineStateSchema = z.enum(["in books", "pending", "superseded", "retracted", "archived"]).openapi({
+  description: "Only `in books` lines count in totals.",
+  example: "in books",
+});
+
+export const rowSchema = z
+  .object({
+    side: sideSchema,
+    src_id: z.number().int().openapi({ description: "The line's id on its side.", example: 42 }),
+    account_id: z.string().openapi({ description: "The bank sub-account the line belongs to.", example: "acc_checking" }),
+    posted_on: z.string().openapi({ description: "ISO date the bank posted (or holds) the line.", example: "2026-11-20" }),
+    description: z.string().openapi({ description: "The description as the bank printed it.", example: "SQ *BLUE BOTTLE 1234" }),
+    amount_cents: z.number().int().openapi({ description: "Signed from the business's side: positive = money in.", example: -1250 }),
+    category: z.string().openapi({ description: "The line's category; `uncategorised` means the queue.", example: "uncategorised" }),
+    in_books: z.boolean().openapi({ description: "Whether the line counts in totals.", example: true }),
+    exclude_reason: z.string().openapi({ description: "Empty for a line in books; otherwise why it is excluded.", example: "" }),
+    state: lineStateSchema,
+  })
+  .openapi("TransactionRow", { description: "A row of relation C." });
+
+/** An integer from a query string, with a floor; values above `cap` are clamped to it. */
+export function cappedInt(description: string, fallback: number, cap: number) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(fallback)
+    .openapi({ description: `${description} Default ${fallback}; values above ${cap} are clamped to ${cap}.`, example: fallback });
+}

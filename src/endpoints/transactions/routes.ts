@@ -1,0 +1,44 @@
+import { ApiError } from "../../errors";
+import { defineEndpoint } from "../define";
+import { lineParams, listTransactionsQuery, listTransactionsResponse, PER_PAGE_CAP, transactionDetailResponse } from "./schema";
+
+export const listTransactions = defineEndpoint({
+  operationId: "list_transactions",
+  method: "get",
+  path: "/api/v1/transactions",
+  tag: "transactions",
+  summary: "List transactions",
+  description:
+    "Lists the rows of the books (relation C), newest first, filtered by date range, exact category or description substring. " +
+    "Pending, superseded, retracted and archived rows are listed with `in_books: false`. `total` and `total_cents` cover every " +
+    "matched row, not just the page. At most 100 rows per page.",
+  credential: "read",
+  query: listTransactionsQuery,
+  success: { status: 200, description: "A page of rows.", schema: listTransactionsResponse },
+  async handler({ ledger, face, query }) {
+    const perPage = Math.min(query.per_page, PER_PAGE_CAP);
+    const { from, to, cat, q } = query;
+    const result = await ledger.listTransactions(face, { from, to, cat, q }, query.page, perPage);
+    return { ...result, page: query.page, per_page: perPage };
+  },
+});
+
+export const getTransaction = defineEndpoint({
+  operationId: "get_transaction",
+  method: "get",
+  path: "/api/v1/transactions/{side}/{src_id}",
+  tag: "transactions",
+  summary: "Get one transaction",
+  description:
+    "One line with its lineage in words (arrival, supersession, retraction, duplicates) and, for side A, the bank's record " +
+    "verbatim as `raw`. A line the tenant does not hold, or one before its visibility floor, is 404.",
+  credential: "read",
+  params: lineParams,
+  success: { status: 200, description: "The line.", schema: transactionDetailResponse },
+  errors: { 404: "The tenant holds no such line on this face." },
+  async handler({ ledger, face, params }) {
+    const detail = await ledger.transaction(face, params.side, params.src_id);
+    if (!detail) throw ApiError.notFound(`This tenant holds no line ${params.side}:${params.src_id}.`);
+    return detail;
+  },
+});

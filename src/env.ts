@@ -1,0 +1,25 @@
+import type { TenantLedger } from "./ledger/tenant-ledger";
+
+/** Every binding, variable and secret the Worker reads (see README, "Configuration"). */
+export interface Env {
+  TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
+  INDEX_DB: D1Database;
+  SYNC_QUEUE: Queue<SyncMessage>;
+  /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
+  SANDBOX: string;
+  SANDBOX_BANK_PAGE_SIZE: string;
+  AGGREGATOR_BASE_URL: string;
+  /** Secrets: the aggregator's client credentials. */
+  AGGREGATOR_CLIENT_ID?: string;
+  AGGREGATOR_SECRET?: string;
+}
+
+/** A queued request that the watcher pull a tenant's bank feed. */
+export interface SyncMessage {
+  tenant: string;
+  requestId: number;
+}
+
+export function sandboxOn(env: Pick<Env, "SANDBOX">): boolean {
+  return env.SANDBOX === "on";
+}

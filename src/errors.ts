@@ -1,0 +1,81 @@
+/**
+ * The one error type. Anything thrown as an ApiError reaches the client as
+ * `application/problem+json` (RFC 9457) through `app.onError`; anything else is a
+ * 500 that names no internals.
+ */
+import type { ZodError } from "zod";
+
+export interface FieldError {
+  /** Where the value was: `body.rules.3.category`, `query.per_page`, `path.side`. */
+  field: string;
+  message: string;
+  code: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldError[];
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** A stable machine word, e.g. `not_found`, `read_only_token`, `nothing_connected`. */
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+
+  toProblem(): Problem {
+    return {
+      type: `urn:ledger:problem:${this.code}`,
+      title: TITLES[this.status] ?? "Error",
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+
+  /** A request that failed schema validation: every failing field is listed. */
+  static validation(where: string, error: ZodError): ApiError {
+    const errors = error.issues.map((issue) => ({
+      field: [where, ...issue.path.map(String)].join("."),
+      message: issue.message,
+      code: issue.code,
+    }));
+    const fields = errors.map((e) => e.field).join(", ");
+    return new ApiError(400, "invalid_request", `The request is not valid: ${fields}.`, errors);
+  }
+
+  static notFound(detail: string): ApiError {
+    return new ApiError(404, "not_found", detail);
+  }
+}
+
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * D1: the cross-tenant indexes. Tenants and their credentials live here so that a
+ * request can be authenticated before it is routed to the tenant's own object.
+ */
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const tenants = sqliteTable("tenants", {
+  /** The tenant's slug, `[a-z0-9-]{3,40}`. */
+  id: text("id").primaryKey(),
+  tier: text("tier", { enum: ["free", "paid"] }).notNull(),
+  /** The visibility floor stored at sign-up (ISO date); it never moves. */
+  visibleFrom: text("visible_from"),
+  /** The customer's enrolled phone, E.164. */
+  phone: text("phone").notNull(),
+  /** Whether the deployment holds an outbound SMS credential for this tenant. */
+  smsEnabled: integer("sms_enabled", { mode: "boolean" }).notNull(),
+  passwordSalt: text("password_salt").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  passwordIterations: integer("password_iterations").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** Personal access tokens. Only a hash of the secret is stored. */
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    /** The token's key id, public: it names the token in the actor `token:<tenant>:<kid>`. */
+    kid: text("kid").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    label: text("label").notNull(),
+    scope: text("scope", { enum: ["read_only", "read_write"] }).notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("access_tokens_tenant").on(t.tenantId)],
+);
+
+/** Browser sessions (`svc_session`). Only a hash of the cookie value is stored. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    endedAt: text("ended_at"),
+  },
+  (t) => [index("sessions_tenant").on(t.tenantId)],
+);
+
+/**
+ * The sandbox bank's outbox: changes queued by `POST /sandbox/tenants/{tenant}/bank`,
+ * served page by page to the sync watcher. `seq` is the sandbox bank's cursor.
+ */
+export const sandboxBankChanges = sqliteTable(
+  "sandbox_bank_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind", { enum: ["account", "added", "modified", "removed"] }).notNull(),
+    payload: text("payload").notNull(),
+    queuedAt: text("queued_at").notNull(),
+  },
+  (t) => [index("sandbox_bank_changes_tenant").on(t.tenantId, t.seq)],
+);

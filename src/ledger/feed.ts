@@ -1,0 +1,206 @@
+/**
+ * Provider pages -> sides A and B and line events (DECISIONS.md, "Bank feed").
+ *
+ * - a new transaction id: a side-A line (`pending` or in books);
+ * - a posted line naming a held pending line: the pending line is superseded;
+ * - `modified`: a new side-A line that supersedes the current one;
+ * - `removed`: the current line is retracted;
+ * - a transaction id arriving again as `added`: a side-B twin (archived).
+ * A superseded line's human judgement follows it to its successor.
+ * A page is applied in one transaction, keyed by its cursor pair, so a replay is a no-op.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
+import type { LedgerDb } from "./db";
+import { carryJudgement } from "./judgements";
+import { aLines, bLines, feedAccounts, feedPages, lineEvents } from "./schema";
+
+export interface FeedCounts {
+  added: number;
+  modified: number;
+  removed: number;
+  duplicates: number;
+}
+
+export interface PageOutcome extends FeedCounts {
+  /** True when this exact page had already been applied: nothing changed. */
+  replayed: boolean;
+}
+
+type Tx = Parameters<Parameters<LedgerDb["transaction"]>[0]>[0];
+
+export const NO_CHANGES: FeedCounts = { added: 0, modified: 0, removed: 0, duplicates: 0 };
+
+/** The cursor to ask the provider with next: the end of the last applied page. */
+export function currentCursor(db: LedgerDb, connectionId: number): string {
+  const last = db
+    .select({ cursor: feedPages.cursorAfter })
+    .from(feedPages)
+    .where(eq(feedPages.connectionId, connectionId))
+    .orderBy(desc(feedPages.id))
+    .limit(1)
+    .get();
+  return last?.cursor ?? "";
+}
+
+export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage, at: string): PageOutcome {
+  const hasChanges = page.added.length + page.modified.length + page.removed.length + page.accounts.length > 0;
+  if (!hasChanges && page.nextCursor === page.cursorBefore) return { ...NO_CHANGES, replayed: false };
+
+  return db.transaction((tx) => {
+    const seen = tx
+      .select({ id: feedPages.id })
+      .from(feedPages)
+      .where(
+        and(
+          eq(feedPages.connectionId, connectionId),
+          eq(feedPages.cursorBefore, page.cursorBefore),
+          eq(feedPages.cursorAfter, page.nextCursor),
+        ),
+      )
+      .get();
+    if (seen) return { ...NO_CHANGES, replayed: true };
+
+    const pageId = tx
+      .insert(feedPages)
+      .values({ connectionId, cursorBefore: page.cursorBefore, cursorAfter: page.nextCursor, appliedAt: at })
+      .returning({ id: feedPages.id })
+      .get().id;
+
+    const counts = { ...NO_CHANGES };
+    for (const account of page.accounts) recordAccount(tx, account, at);
+    for (const txn of page.added) {
+      if (currentLine(tx, txn.transaction_id)) {
+        archiveDuplicate(tx, txn, pageId, at);
+        counts.duplicates++;
+      } else {
+        addLine(tx, txn, "added", pageId, at);
+        counts.added++;
+      }
+    }
+    for (const txn of page.modified) {
+      const current = currentLine(tx, txn.transaction_id);
+      const id = addLine(tx, txn, current ? "modified" : "added", pageId, at);
+      if (current) {
+        supersede(tx, current.id, id, pageId, at);
+        counts.modified++;
+      } else {
+        counts.added++;
+      }
+    }
+    for (const { transaction_id } of page.removed) {
+      if (retract(tx, transaction_id, pageId, at)) counts.removed++;
+    }
+    return { ...counts, replayed: false };
+  });
+}
+
+/** The newest side-A line for a provider transaction id: the one a change applies to. */
+function currentLine(tx: Tx, transactionId: string) {
+  return tx
+    .select({ id: aLines.id, pending: aLines.pending })
+    .from(aLines)
+    .where(eq(aLines.transactionId, transactionId))
+    .orderBy(desc(aLines.id))
+    .limit(1)
+    .get();
+}
+
+function addLine(tx: Tx, txn: ProviderTransaction, arrival: "added" | "modified", pageId: number, at: string): number {
+  const pending = txn.pending === true;
+  const id = tx
+    .insert(aLines)
+    .values({
+      transactionId: txn.transaction_id,
+      accountId: txn.account_id,
+      postedOn: txn.date,
+      authorizedOn: txn.authorized_date ?? null,
+      description: txn.name,
+      merchantName: txn.merchant_name ?? null,
+      amountCents: booksCents(txn.amount),
+      pending,
+      pendingTransactionId: txn.pending_transaction_id ?? null,
+      arrival,
+      raw: JSON.stringify(txn),
+      pageId,
+      arrivedAt: at,
+    })
+    .returning({ id: aLines.id })
+    .get().id;
+
+  // The bank posted a line we held as pending: the posted line takes its place.
+  if (!pending && txn.pending_transaction_id) {
+    const held = currentLine(tx, txn.pending_transaction_id);
+    if (held?.pending && !isSuperseded(tx, held.id)) supersede(tx, held.id, id, pageId, at);
+  }
+  return id;
+}
+
+function archiveDuplicate(tx: Tx, txn: ProviderTransaction, pageId: number, at: string): void {
+  const twin = currentLine(tx, txn.transaction_id)!;
+  tx.insert(bLines)
+    .values({
+      twinAId: twin.id,
+      transactionId: txn.transaction_id,
+      accountId: txn.account_id,
+      postedOn: txn.date,
+      description: txn.name,
+      amountCents: booksCents(txn.amount),
+      raw: JSON.stringify(txn),
+      pageId,
+      arrivedAt: at,
+    })
+    .run();
+}
+
+function supersede(tx: Tx, aId: number, byAId: number, pageId: number, at: string): void {
+  tx.insert(lineEvents).values({ aId, kind: "superseded", byAId, pageId, at }).run();
+  carryJudgement(tx, aId, byAId, at);
+}
+
+/** Retracts the current line of a transaction; false when there is nothing left to retract. */
+function retract(tx: Tx, transactionId: string, pageId: number, at: string): boolean {
+  const current = currentLine(tx, transactionId);
+  if (!current || isSuperseded(tx, current.id) || hasEvent(tx, current.id, "retracted")) return false;
+  tx.insert(lineEvents).values({ aId: current.id, kind: "retracted", pageId, at }).run();
+  return true;
+}
+
+function isSuperseded(tx: Tx, aId: number): boolean {
+  return hasEvent(tx, aId, "superseded");
+}
+
+function hasEvent(tx: Tx, aId: number, kind: "superseded" | "retracted"): boolean {
+  return tx
+    .select({ id: lineEvents.id })
+    .from(lineEvents)
+    .where(and(eq(lineEvents.aId, aId), eq(lineEvents.kind, kind)))
+    .get() !== undefined;
+}
+
+/** Appends an account revision only when the record differs from the newest one. */
+function recordAccount(tx: Tx, account: ProviderAccount, at: string): void {
+  const row = {
+    accountId: account.account_id,
+    name: account.name,
+    mask: account.mask ?? null,
+    type: account.type ?? null,
+    subtype: account.subtype ?? null,
+  };
+  const latest = tx
+    .select()
+    .from(feedAccounts)
+    .where(eq(feedAccounts.accountId, account.account_id))
+    .orderBy(desc(feedAccounts.seq))
+    .limit(1)
+    .get();
+  const same =
+    latest && latest.name === row.name && latest.mask === row.mask && latest.type === row.type && latest.subtype === row.subtype;
+  if (!same) tx.insert(feedAccounts).values({ ...row, arrivedAt: at }).run();
+}
+
+/** Aggregator sign (positive = money out) -> the business's side in cents (positive = money in). */
+export function booksCents(amount: number): number {
+  const cents = -Math.round(amount * 100);
+  return cents === 0 ? 0 : cents;
+}

@@ -1,0 +1,194 @@
+/**
+ * The tenant's ledger: SQLite inside its Durable Object.
+ *
+ * Every table here is append-only. Migration 0001 installs triggers that refuse
+ * UPDATE and DELETE on each of them, so "nothing is edited or deleted" is a property
+ * of the database, not a convention. A line's state, category and visibility are
+ * derived from the facts appended here (see the `c_rows` view, relation C).
+ */
+import { index, integer, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** A bank connection the feed is pulled from. Disconnecting is not an operation. */
+export const bankConnections = sqliteTable("bank_connections", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  provider: text("provider", { enum: ["sandbox", "aggregator"] }).notNull(),
+  /** The provider's access token for this connection (empty for the sandbox bank). */
+  accessToken: text("access_token").notNull().default(""),
+  connectedAt: text("connected_at").notNull(),
+});
+
+/** One applied page of an incremental sync. The pair of cursors makes a replay a no-op. */
+export const feedPages = sqliteTable(
+  "feed_pages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    cursorBefore: text("cursor_before").notNull(),
+    cursorAfter: text("cursor_after").notNull(),
+    appliedAt: text("applied_at").notNull(),
+  },
+  (t) => [uniqueIndex("feed_pages_cursor_pair").on(t.connectionId, t.cursorBefore, t.cursorAfter)],
+);
+
+/** Revisions of sub-account records as the feed delivered them; the newest wins. */
+export const feedAccounts = sqliteTable(
+  "feed_accounts",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    mask: text("mask"),
+    type: text("type"),
+    subtype: text("subtype"),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [index("feed_accounts_account").on(t.accountId, t.seq)],
+);
+
+/** Side A: the feed's lines. `id` is the line's `src_id`. */
+export const aLines = sqliteTable(
+  "a_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    transactionId: text("transaction_id").notNull(),
+    accountId: text("account_id").notNull(),
+    postedOn: text("posted_on").notNull(),
+    authorizedOn: text("authorized_on"),
+    description: text("description").notNull(),
+    merchantName: text("merchant_name"),
+    /** Signed from the business's side: positive = money in. */
+    amountCents: integer("amount_cents").notNull(),
+    pending: integer("pending", { mode: "boolean" }).notNull(),
+    pendingTransactionId: text("pending_transaction_id"),
+    /** How the line arrived: a new transaction, or a modification of an earlier line. */
+    arrival: text("arrival", { enum: ["added", "modified"] }).notNull(),
+    /** The provider's record, verbatim (JSON). */
+    raw: text("raw").notNull(),
+    pageId: integer("page_id").notNull(),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [
+    index("a_lines_transaction").on(t.transactionId, t.id),
+    index("a_lines_posted").on(t.postedOn),
+    index("a_lines_account").on(t.accountId),
+  ],
+);
+
+/** Side B: archived twins, one per duplicate arrival of a transaction id. */
+export const bLines = sqliteTable(
+  "b_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    twinAId: integer("twin_a_id").notNull(),
+    transactionId: text("transaction_id").notNull(),
+    accountId: text("account_id").notNull(),
+    postedOn: text("posted_on").notNull(),
+    description: text("description").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    raw: text("raw").notNull(),
+    pageId: integer("page_id").notNull(),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [index("b_lines_twin").on(t.twinAId), index("b_lines_posted").on(t.postedOn)],
+);
+
+/** What happened to an A line after it arrived: superseded by a successor, or retracted. */
+export const lineEvents = sqliteTable(
+  "line_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    kind: text("kind", { enum: ["superseded", "retracted"] }).notNull(),
+    /** The successor, for `superseded`. */
+    byAId: integer("by_a_id"),
+    pageId: integer("page_id").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [uniqueIndex("line_events_once").on(t.aId, t.kind), index("line_events_by").on(t.byAId)],
+);
+
+/**
+ * Decision facts about a line's category; the latest one is the line's category.
+ * A null category is a decision that the line has none (the queue).
+ */
+export const decisions = sqliteTable(
+  "decisions",
+  {
+    /** The op sequence number. */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    category: text("category"),
+    engine: text("engine", { enum: ["human", "rule", "model", "tail"] }).notNull(),
+    /** For a human: `human:<tenant>` or `token:<tenant>:<kid>`. */
+    actor: text("actor"),
+    ruleKey: text("rule_key"),
+    ruleRevision: integer("rule_revision"),
+    modelVersion: text("model_version"),
+    confidence: integer("confidence_ppm"),
+    /** Set when a human judgement followed the line from a superseded predecessor. */
+    carriedFromAId: integer("carried_from_a_id"),
+    /** When the judgement was made (for a carried one: when it was first made). */
+    decidedAt: text("decided_at").notNull(),
+    recordedAt: text("recorded_at").notNull(),
+  },
+  (t) => [index("decisions_line").on(t.aId, t.seq)],
+);
+
+/** A request that the watcher pull the bank feed. */
+export const syncRequests = sqliteTable("sync_requests", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  actor: text("actor").notNull(),
+  requestedAt: text("requested_at").notNull(),
+});
+
+/** One attempt of the watcher at a request, appended when the attempt ends. */
+export const syncRuns = sqliteTable(
+  "sync_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: integer("request_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at").notNull(),
+    pages: integer("pages").notNull(),
+    added: integer("added").notNull(),
+    modified: integer("modified").notNull(),
+    removed: integer("removed").notNull(),
+    duplicates: integer("duplicates").notNull(),
+    status: text("status", { enum: ["ok", "failed"] }).notNull(),
+    /** True when no further attempt will be made for the request. */
+    final: integer("final", { mode: "boolean" }).notNull(),
+    error: text("error"),
+  },
+  (t) => [index("sync_runs_request").on(t.requestId)],
+);
+
+/** Tables whose rows can never be updated or deleted (triggers in migration 0001). */
+export const APPEND_ONLY_TABLES = [
+  "bank_connections",
+  "feed_pages",
+  "feed_accounts",
+  "a_lines",
+  "b_lines",
+  "line_events",
+  "decisions",
+  "sync_requests",
+  "sync_runs",
+] as const;
+
+/**
+ * Relation C: every row the service can serve, side A and side B, with its derived
+ * state, category and exclusion reason. Defined in migration 0001.
+ */
+export const cRows = sqliteView("c_rows", {
+  side: text("side", { enum: ["A", "B"] }).notNull(),
+  srcId: integer("src_id").notNull(),
+  transactionId: text("transaction_id").notNull(),
+  accountId: text("account_id").notNull(),
+  postedOn: text("posted_on").notNull(),
+  description: text("description").notNull(),
+  amountCents: integer("amount_cents").notNull(),
+  category: text("category"),
+  state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
+  excludeReason: text("exclude_reason").notNull(),
+}).existing();

@@ -1,0 +1,82 @@
+/**
+ * The sandbox surface (sandbox.md): stands in for the bank, the SMS carrier and the
+ * person at the browser on a local or test deployment. 404 unless SANDBOX = "on".
+ * Everything behind it is the real path: sign-up, sessions, tokens, queue, watcher.
+ */
+import { z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { Hono } from "hono";
+import { randomSecret } from "../auth/crypto";
+import { startSession } from "../auth/sessions";
+import { findTenant, signUp, TENANT_SLUG } from "../auth/tenants";
+import { mintToken } from "../auth/tokens";
+import { sandboxOn, type Env } from "../env";
+import { ApiError } from "../errors";
+import { requireJsonBody } from "../http/json-body";
+import { isoDateSchema } from "../endpoints/shared";
+import { queueSandboxChanges } from "../providers/bank/sandbox";
+import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
+import { ledgerOf } from "../sync/watcher";
+
+const newTenantBody = z.object({
+  tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),
+  tier: z.enum(["free", "paid"]).default("paid"),
+  visible_from: isoDateSchema.nullish(),
+  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "an E.164 phone number").default("+15555550100"),
+  sms: z.boolean().default(true),
+  bank: z.boolean().default(true),
+  password: z.string().min(8).max(200).optional(),
+});
+
+const bankChangesBody = z.object({
+  accounts: z.array(providerAccountSchema).max(1000).optional(),
+  added: z.array(providerTransactionSchema).max(5000).optional(),
+  modified: z.array(providerTransactionSchema).max(5000).optional(),
+  removed: z.array(removedTransactionSchema).max(5000).optional(),
+});
+
+export const sandbox = new Hono<{ Bindings: Env }>();
+
+sandbox.use("*", async (c, next) => {
+  if (!sandboxOn(c.env)) throw ApiError.notFound("The sandbox is off on this deployment.");
+  await next();
+});
+sandbox.use("*", requireJsonBody);
+
+sandbox.post("/tenants", async (c) => {
+  const body = parse(newTenantBody, jsonOf(await c.req.text()));
+  const now = new Date();
+  const password = body.password ?? randomSecret(18);
+  await signUp(
+    c.env.INDEX_DB,
+    { tenant: body.tenant, tier: body.tier, visibleFrom: body.visible_from ?? null, phone: body.phone, smsEnabled: body.sms, password },
+    now,
+  );
+  if (body.bank) await ledgerOf(c.env, body.tenant).connectBank("sandbox", "");
+  const session = await startSession(c.env.INDEX_DB, body.tenant, now);
+  const readWrite = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-write", "read_write", now);
+  const readOnly = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-only", "read_only", now);
+  return c.json(
+    { tenant: body.tenant, password, session: session.value, tokens: { read_write: readWrite.token, read_only: readOnly.token } },
+    201,
+  );
+});
+
+sandbox.post("/tenants/:tenant/bank", async (c) => {
+  const tenant = c.req.param("tenant");
+  const body = parse(bankChangesBody, jsonOf(await c.req.text()));
+  if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
+  const queued = await queueSandboxChanges(drizzle(c.env.INDEX_DB), tenant, body, new Date().toISOString());
+  return c.json({ queued }, 202);
+});
+
+/** The body's JSON; requireJsonBody has already refused a body that does not parse. */
+function jsonOf(text: string): unknown {
+  return text.trim() === "" ? {} : JSON.parse(text);
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw ApiError.validation("body", result.error);
+  return result.data;
+}

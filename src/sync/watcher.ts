@@ -1,0 +1,81 @@
+/**
+ * The sync watcher: the queue's consumer. For each request it pulls every page of the
+ * tenant's feed and hands each to the tenant's ledger, which applies it atomically with
+ * its cursor. Delivery is at-least-once, so a run must be safe to repeat:
+ * - a request that already ended is acknowledged without running again;
+ * - a run that fails half-way keeps the pages it applied, and the retry resumes from
+ *   the last applied cursor; a page applied twice changes nothing.
+ */
+import type { Env, SyncMessage } from "../env";
+import { NO_CHANGES, type FeedCounts } from "../ledger/feed";
+import { SYNC_MAX_DELIVERIES } from "../ledger/sync";
+import { bankFor } from "../providers/bank";
+import { BankProviderError, type BankProvider } from "../providers/bank/types";
+
+export function ledgerOf(env: Env, tenant: string) {
+  return env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(tenant));
+}
+
+export async function handleSyncBatch(batch: MessageBatch<SyncMessage>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    try {
+      await runSyncRequest(env, message.body, message.attempts);
+      message.ack();
+    } catch {
+      message.retry();
+    }
+  }
+}
+
+/**
+ * Runs one request. Throws when the queue should deliver it again.
+ * `provider` is for tests that put a faulty bank in front of a real one.
+ */
+export async function runSyncRequest(env: Env, request: SyncMessage, delivery: number, provider?: BankProvider): Promise<void> {
+  const ledger = ledgerOf(env, request.tenant);
+  const plan = await ledger.planSyncRun(request.requestId);
+  if (!plan) return;
+
+  const startedAt = new Date().toISOString();
+  const counts: FeedCounts = { ...NO_CHANGES };
+  let pages = 0;
+  const record = (status: "ok" | "failed", final: boolean, error: string | null) =>
+    ledger.recordSyncRun({
+      requestId: request.requestId,
+      attempt: plan.attempt,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      pages,
+      ...counts,
+      status,
+      final,
+      error,
+    });
+
+  try {
+    const bank = provider ?? bankFor(env, request.tenant, plan);
+    let cursor = plan.cursor;
+    for (;;) {
+      const page = await bank.syncPage(cursor);
+      if (page.hasMore && page.nextCursor === cursor) {
+        throw new BankProviderError("the bank said it has more but did not move its cursor", false);
+      }
+      const outcome = await ledger.applyFeedPage(plan.connectionId, page);
+      pages++;
+      counts.added += outcome.added;
+      counts.modified += outcome.modified;
+      counts.removed += outcome.removed;
+      counts.duplicates += outcome.duplicates;
+      cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+  } catch (error) {
+    const final = delivery >= SYNC_MAX_DELIVERIES || (error instanceof BankProviderError && !error.retryable);
+    const why = error instanceof BankProviderError ? error.message : "the watcher failed unexpectedly";
+    if (!(error instanceof BankProviderError)) console.error("sync watcher fault:", error);
+    await record("failed", final, why);
+    if (!final) throw error;
+    return;
+  }
+  await record("ok", true, null);
+}

@@ -1,0 +1,28 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// The whole suite runs inside workerd with the real Durable Objects, D1 and queue.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations/index");
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            SANDBOX: "on",
+            // Small pages so every sync in the suite exercises `has_more` paging.
+            SANDBOX_BANK_PAGE_SIZE: "3",
+            TEST_MIGRATIONS: migrations,
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      exclude: ["test/node/**", "node_modules/**"],
+      setupFiles: ["./test/apply-migrations.ts"],
+      testTimeout: 30_000,
+    },
+  };
+});
