@@ -1,0 +1,185 @@
+/**
+ * Section 5 of the document, for every endpoint in the index: 401 for no or a refused
+ * credential, 403 for a read-only token on a write, sessions need a same-origin Origin
+ * on writes, the tenant and the actor come from the credential. Then the pages that
+ * issue credentials: /signin, /signout and /settings.
+ */
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startSession } from "../src/auth/sessions";
+import { verifyToken } from "../src/auth/tokens";
+import { endpoints } from "../src/endpoints/index";
+import { api, BASE, createTenant, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
+
+const concrete = (path: string) => path.replace("{side}", "A").replace("{src_id}", "1");
+
+describe("every endpoint's credential rule", () => {
+  let t: SandboxTenant;
+  beforeAll(async () => {
+    t = await createTenant();
+  });
+
+  for (const e of endpoints) {
+    const call = (credential: Parameters<typeof api>[0], headers: Record<string, string> = {}) =>
+      api(credential, concrete(e.path), { method: e.method.toUpperCase(), headers, ...(e.method === "post" ? { body: {} } : {}) });
+
+    it(`${e.operationId}: no credential is 401 problem+json`, async () => {
+      const answer = await call(undefined);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("content-type")).toBe("application/problem+json");
+      expect(answer.headers.get("www-authenticate")).toContain("Bearer");
+      expect(answer.body).toMatchObject({ status: 401, code: "credential_missing" });
+    });
+
+    it(`${e.operationId}: a refused credential is 401`, async () => {
+      expect((await call({ bearer: "lat.0000000000000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" })).status).toBe(401);
+      expect((await call({ bearer: "not-a-token" })).status).toBe(401);
+      expect((await call(undefined, { authorization: "Basic dXNlcjpwYXNz" })).status).toBe(401);
+      expect((await call({ session: "made-up-session-value-made-up-session-value" })).status).toBe(401);
+      // A valid token with one character changed.
+      const tampered = t.tokens.read_write.slice(0, -1) + (t.tokens.read_write.endsWith("A") ? "B" : "A");
+      expect((await call({ bearer: tampered })).status).toBe(401);
+    });
+
+    it(`${e.operationId}: a session and a read-write token get past the credential check`, async () => {
+      for (const credential of [session(t), rw(t)]) {
+        const answer = await call(credential);
+        expect([401, 403]).not.toContain(answer.status);
+      }
+    });
+
+    it(`${e.operationId}: a read-only token ${e.access === "write" ? "is refused (403)" : "may read"}`, async () => {
+      const answer = await call(ro(t));
+      if (e.access === "write") expect(answer.body).toMatchObject({ status: 403, code: "read_only_token" });
+      else expect([401, 403]).not.toContain(answer.status);
+    });
+
+    if (e.access === "write") {
+      it(`${e.operationId}: a session write from another origin is 403`, async () => {
+        const foreign = await call(session(t), { origin: "https://evil.example" });
+        expect(foreign.body).toMatchObject({ status: 403, code: "cross_origin" });
+        const same = await call(session(t), { origin: BASE });
+        expect([401, 403]).not.toContain(same.status);
+      });
+    }
+  }
+
+  it("records the actor from the credential", async () => {
+    expect((await api(session(t), "/api/v1/me")).body.auth).toEqual({
+      kind: "session",
+      scope: "read_write",
+      kid: null,
+      actor: `human:${t.tenant}`,
+    });
+    const kid = t.tokens.read_only.split(".")[1];
+    expect((await api(ro(t), "/api/v1/me")).body.auth).toEqual({
+      kind: "token",
+      scope: "read_only",
+      kid,
+      actor: `token:${t.tenant}:${kid}`,
+    });
+  });
+
+  it("refuses an expired token and an expired session", async () => {
+    const aYearAndADayLater = new Date(Date.now() + 366 * 86_400_000);
+    expect(await verifyToken(env.INDEX_DB, t.tokens.read_write, new Date())).toBeDefined();
+    expect(await verifyToken(env.INDEX_DB, t.tokens.read_write, aYearAndADayLater)).toBeUndefined();
+    const old = await startSession(env.INDEX_DB, t.tenant, new Date(Date.now() - 13 * 3_600_000));
+    expect((await api({ session: old.value }, "/api/v1/me")).status).toBe(401);
+  });
+});
+
+describe("the pages that issue credentials", () => {
+  const password = "correct horse battery staple";
+  let t: SandboxTenant;
+  beforeAll(async () => {
+    t = await createTenant({ password });
+  });
+
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+    method: "POST",
+    redirect: "manual" as const,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+  async function signIn(): Promise<string> {
+    const answer = await SELF.fetch(`${BASE}/signin`, form({ tenant: t.tenant, password }, { origin: BASE }));
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/settings");
+    const cookie = answer.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^svc_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("Secure");
+    expect(cookie).toContain("SameSite=Lax");
+    return cookie.split(";")[0]!.split("=")[1]!;
+  }
+
+  it("serves the sign-in form", async () => {
+    const page = await SELF.fetch(`${BASE}/signin`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post" action="/signin">');
+  });
+
+  it("signs in with the password and the session reads the API", async () => {
+    const value = await signIn();
+    expect((await api({ session: value }, "/api/v1/me")).body.auth.kind).toBe("session");
+  });
+
+  it("refuses a wrong password, an unknown tenant and a cross-origin form", async () => {
+    expect((await SELF.fetch(`${BASE}/signin`, form({ tenant: t.tenant, password: "wrong password" }))).status).toBe(401);
+    expect((await SELF.fetch(`${BASE}/signin`, form({ tenant: "nobody-here", password }))).status).toBe(401);
+    const foreign = await SELF.fetch(`${BASE}/signin`, form({ tenant: t.tenant, password }, { origin: "https://evil.example" }));
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("sends a visitor without a session from /settings to /signin", async () => {
+    const answer = await SELF.fetch(`${BASE}/settings`, { redirect: "manual" });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/signin");
+  });
+
+  it("mints a token once, lists it by key id only, and revokes it", async () => {
+    const cookie = `svc_session=${await signIn()}`;
+    const minted = await SELF.fetch(`${BASE}/settings/tokens`, form({ label: "bookkeeper", scope: "read_only" }, { cookie, origin: BASE }));
+    expect(minted.status).toBe(201);
+    const html = await minted.text();
+    const token = /data-testid="new-token">(lat\.[0-9a-f]{16}\.[A-Za-z0-9_-]{43})</.exec(html)![1]!;
+    const kid = token.split(".")[1]!;
+
+    expect((await api({ bearer: token }, "/api/v1/me")).body.auth).toMatchObject({ kind: "token", scope: "read_only", kid });
+    expect((await api({ bearer: token }, "/api/v1/sync-now", { method: "POST" })).status).toBe(403);
+
+    const listed = await (await SELF.fetch(`${BASE}/settings`, { headers: { cookie } })).text();
+    expect(listed).toContain(kid);
+    expect(listed).not.toContain(token);
+
+    const revoked = await SELF.fetch(`${BASE}/settings/tokens/${kid}/revoke`, form({}, { cookie, origin: BASE }));
+    expect(revoked.status).toBe(200);
+    expect((await api({ bearer: token }, "/api/v1/me")).status).toBe(401);
+  });
+
+  it("cannot revoke another tenant's token", async () => {
+    const other = await createTenant();
+    const cookie = `svc_session=${await signIn()}`;
+    const kid = other.tokens.read_write.split(".")[1];
+    const answer = await SELF.fetch(`${BASE}/settings/tokens/${kid}/revoke`, form({}, { cookie, origin: BASE }));
+    expect(answer.status).toBe(404);
+    expect((await api(rw(other), "/api/v1/me")).status).toBe(200);
+  });
+
+  it("mints nothing from another origin", async () => {
+    const cookie = `svc_session=${await signIn()}`;
+    const answer = await SELF.fetch(`${BASE}/settings/tokens`, form({ label: "x", scope: "read_write" }, { cookie, origin: "https://evil.example" }));
+    expect(answer.status).toBe(403);
+  });
+
+  it("ends the session at /signout", async () => {
+    const value = await signIn();
+    const out = await SELF.fetch(`${BASE}/signout`, form({}, { cookie: `svc_session=${value}`, origin: BASE }));
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toContain("svc_session=;");
+    expect((await api({ session: value }, "/api/v1/me")).status).toBe(401);
+  });
+});
