@@ -1,0 +1,61 @@
+/** The routes, /openapi.json and /api/v1 are generated from one index and name the same endpoints. */
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { endpoints } from "../src/endpoints/index";
+import { BASE } from "./fixtures/sandbox";
+
+const key = (method: string, path: string, id: string) => `${method.toUpperCase()} ${path} ${id}`;
+const fromIndex = endpoints.map((e) => key(e.method, e.path, e.operationId)).sort();
+
+describe("the endpoint index", () => {
+  it("gives every endpoint its own operation id and its own method and path", () => {
+    expect(new Set(endpoints.map((e) => e.operationId)).size).toBe(endpoints.length);
+    expect(new Set(endpoints.map((e) => `${e.method} ${e.path}`)).size).toBe(endpoints.length);
+  });
+
+  it("holds the books, feed and credential endpoints of the document", () => {
+    expect(endpoints.map((e) => e.operationId)).toEqual(
+      expect.arrayContaining(["get_me", "list_transactions", "get_transaction", "list_accounts", "list_sync_history", "sync_now", "get_visibility", "get_usage"]),
+    );
+  });
+
+  it("is what /api/v1 describes, publicly", async () => {
+    const answer = await SELF.fetch(`${BASE}/api/v1`);
+    expect(answer.status).toBe(200);
+    const description = (await answer.json()) as any;
+    expect(description.endpoints.map((e: any) => key(e.method, e.path, e.operation_id)).sort()).toEqual(fromIndex);
+    for (const e of description.endpoints) {
+      expect(e.summary).toBeTruthy();
+      expect(["read", "write", "session"]).toContain(e.credential);
+      expect(e.credential_rule).toBeTruthy();
+    }
+  });
+
+  it("is what /openapi.json documents, publicly, with every failure as problem+json", async () => {
+    const answer = await SELF.fetch(`${BASE}/openapi.json`);
+    expect(answer.status).toBe(200);
+    const doc = (await answer.json()) as any;
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const operations: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        operations.push(key(method, path, op.operationId));
+        expect(op.security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          const media = Number(status) >= 400 ? "application/problem+json" : "application/json";
+          expect(Object.keys(response.content), `${op.operationId} ${status}`).toEqual([media]);
+        }
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "500"]));
+      }
+    }
+    expect(operations.sort()).toEqual(fromIndex);
+  });
+
+  it("routes every endpoint it lists (a call without a credential reaches the credential check)", async () => {
+    for (const e of endpoints) {
+      const path = e.path.replace("{side}", "A").replace("{src_id}", "1");
+      const answer = await SELF.fetch(`${BASE}${path}`, { method: e.method.toUpperCase() });
+      expect(answer.status, e.operationId).toBe(401);
+    }
+  });
+});
