@@ -21,10 +21,8 @@ export const problemSchema = z
   })
   .openapi("Problem", { description: "An RFC 9457 problem document." });
 
-export const isoDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "an ISO date, YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "a real calendar date");
+/** A real calendar date, YYYY-MM-DD (one error per bad value). */
+export const isoDateSchema = z.iso.date();
 
 export const sideSchema = z.enum(["A", "B"]).openapi({
   description: "`A` is the feed's line; `B` is an archived twin (a duplicate arrival).",
