@@ -1,0 +1,135 @@
+/**
+ * The ledger's own guarantees, tested on the domain modules inside the tenant's object:
+ * the database refuses UPDATE and DELETE; a page applied twice changes nothing; human
+ * judgements follow a line to its successor.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { FeedPage } from "../providers/bank/types";
+import { booksSummary, listRows } from "./books";
+import { faceFor } from "./face";
+import { applyFeedPage } from "./feed";
+import { latestDecision, recordHumanJudgement } from "./judgements";
+import { APPEND_ONLY_TABLES } from "./schema";
+import { connectBank, recordSyncRun, requestSync } from "./sync";
+import type { TenantLedger } from "./tenant-ledger";
+
+const AT = "2026-11-22T12:00:00.000Z";
+const face = faceFor({ tier: "paid", visibleFrom: null });
+
+/** The database's words when a statement is refused (drizzle wraps them in `cause`). */
+function refusal(statement: () => unknown): string {
+  try {
+    statement();
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return String(cause instanceof Error ? cause.message : error);
+  }
+  return "(not refused)";
+}
+
+function ledger(name: string) {
+  return env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(name));
+}
+
+function page(cursorBefore: string, nextCursor: string, changes: Partial<FeedPage>): FeedPage {
+  return { cursorBefore, nextCursor, hasMore: false, accounts: [], added: [], modified: [], removed: [], ...changes };
+}
+
+const line = (id: string, extra: Record<string, unknown> = {}) => ({
+  transaction_id: id,
+  account_id: "acc",
+  amount: 10,
+  date: "2026-11-20",
+  name: `LINE ${id}`,
+  ...extra,
+});
+
+describe("the append-only ledger", () => {
+  it("refuses UPDATE and DELETE on every ledger table", async () => {
+    await runInDurableObject(ledger("append-only"), (instance: TenantLedger) => {
+      const db = instance.db;
+      // One row in every ledger table, through the domain code.
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page("", "1", { added: [line("x")], accounts: [{ account_id: "acc", name: "Acc" }] }), AT);
+      applyFeedPage(db, connection, page("1", "2", { added: [line("x")], modified: [line("x", { amount: 11 })] }), AT);
+      recordHumanJudgement(db, 1, "Rent", "human:append-only", AT);
+      const request = requestSync(db, "human:append-only", new Date(AT));
+      if (request.state !== "recorded") throw new Error("expected a recorded request");
+      recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });
+      const rowsIn = (table: string) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)).n;
+      for (const table of APPEND_ONLY_TABLES) expect(rowsIn(table), table).toBeGreaterThan(0);
+
+      for (const table of APPEND_ONLY_TABLES) {
+        // rowid exists on every table, so the only thing that can refuse these is the trigger.
+        expect(refusal(() => db.run(sql.raw(`UPDATE ${table} SET rowid = rowid`))), table).toContain(
+          `append-only ledger: UPDATE on ${table} is refused`,
+        );
+        expect(refusal(() => db.run(sql.raw(`DELETE FROM ${table}`))), table).toContain(`append-only ledger: DELETE on ${table} is refused`);
+      }
+      // The refusal is the database's: every row survives both attempts.
+      expect(booksSummary(db, face)).toMatchObject({ lines: 3, archived: 1, superseded: 1 });
+    });
+  });
+});
+
+describe("applying feed pages", () => {
+  it("changes nothing when the same page arrives twice", async () => {
+    await runInDurableObject(ledger("replay"), (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const first = page("", "c1", { added: [line("a"), line("b")] });
+      expect(applyFeedPage(db, connection, first, AT)).toEqual({ added: 2, modified: 0, removed: 0, duplicates: 0, replayed: false });
+      expect(applyFeedPage(db, connection, first, AT)).toEqual({ added: 0, modified: 0, removed: 0, duplicates: 0, replayed: true });
+      // The same id in a later page is a duplicate arrival, not a replay.
+      expect(applyFeedPage(db, connection, page("c1", "c2", { added: [line("a")] }), AT)).toMatchObject({ duplicates: 1 });
+      expect(booksSummary(db, face)).toMatchObject({ lines: 3, booked: 2, archived: 1 });
+    });
+  });
+
+  it("carries a human judgement to the successor of a modified line, and a later one along the chain", async () => {
+    await runInDurableObject(ledger("carry"), (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page("", "1", { added: [line("m")] }), AT);
+      const [original] = listRows(db, face, {}, 1, 10).rows;
+      recordHumanJudgement(db, original!.src_id, "Rent", "human:carry", AT);
+
+      applyFeedPage(db, connection, page("1", "2", { modified: [line("m", { amount: 11 })] }), AT);
+      const current = listRows(db, face, { q: "LINE m" }, 1, 10).rows.find((r) => r.state === "in books")!;
+      expect(current.category).toBe("Rent");
+      expect(latestDecision(db, current.src_id)).toMatchObject({ engine: "human", actor: "human:carry", carriedFromAId: original!.src_id });
+
+      // A judgement made later on the superseded line follows it to its successor.
+      recordHumanJudgement(db, original!.src_id, "Utilities", "token:carry:abc", AT);
+      expect(listRows(db, face, { cat: "Utilities" }, 1, 10).rows.map((r) => r.src_id).sort()).toEqual(
+        [original!.src_id, current.src_id].sort(),
+      );
+      // Unsetting goes back to the queue.
+      recordHumanJudgement(db, current.src_id, "uncategorized", "human:carry", AT);
+      expect(listRows(db, face, { cat: "uncategorised" }, 1, 10).rows.map((r) => r.src_id)).toEqual([current.src_id]);
+    });
+  });
+
+  it("supersedes only a held pending line, and a removal after posting changes nothing", async () => {
+    await runInDurableObject(ledger("posting"), (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page("", "1", { added: [line("p", { pending: true }), line("q")] }), AT);
+      const outcome = applyFeedPage(
+        db,
+        connection,
+        page("1", "2", {
+          added: [line("p2", { pending_transaction_id: "p" }), line("q2", { pending_transaction_id: "q" })],
+          removed: [{ transaction_id: "p" }, { transaction_id: "unknown" }],
+        }),
+        AT,
+      );
+      expect(outcome).toMatchObject({ added: 2, removed: 0 });
+      const states = Object.fromEntries(listRows(db, face, {}, 1, 10).rows.map((r) => [r.description, r.state]));
+      // q was never pending: naming it does not supersede it.
+      expect(states).toEqual({ "LINE p": "superseded", "LINE p2": "in books", "LINE q": "in books", "LINE q2": "in books" });
+    });
+  });
+});
