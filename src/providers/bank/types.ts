@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "an ISO date, YYYY-MM-DD");
+const isoDate = z.iso.date();
 
 export const providerTransactionSchema = z
   .object({
