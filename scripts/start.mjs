@@ -15,6 +15,9 @@ const wrangler = (args, options) => [process.execPath, [new URL("../node_modules
 const migrate = spawnSync(...wrangler(["d1", "migrations", "apply", "INDEX_DB", "--local", ...persist], { stdio: ["ignore", "inherit", "inherit"] }));
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const dev = spawn(...wrangler(["dev", "--ip", "127.0.0.1", "--port", "8787", "--var", "SANDBOX:on", ...passThrough], { stdio: "inherit" }));
+// Defaults only where the caller did not pass its own flag.
+const given = (flag) => passThrough.some((a) => a === flag || a.startsWith(`${flag}=`));
+const defaults = ["--test-scheduled", ...(given("--ip") ? [] : ["--ip", "127.0.0.1"]), ...(given("--port") ? [] : ["--port", "8787"])];
+const dev = spawn(...wrangler(["dev", ...defaults, "--var", "SANDBOX:on", ...passThrough], { stdio: "inherit" }));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
