@@ -74,6 +74,19 @@ describe("the append-only ledger", () => {
   });
 });
 
+describe("the list of append-only tables", () => {
+  it("names every table of the ledger", async () => {
+    await runInDurableObject(ledger("table-list"), (instance: TenantLedger) => {
+      const tables = instance.db
+        .all<{ name: string }>(
+          sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != '__drizzle_migrations'`,
+        )
+        .map((t) => t.name);
+      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES].sort());
+    });
+  });
+});
+
 describe("applying feed pages", () => {
   it("changes nothing when the same page arrives twice", async () => {
     await runInDurableObject(ledger("replay"), (instance: TenantLedger) => {
