@@ -1,18 +1,25 @@
 import type { TenantLedger } from "./ledger/tenant-ledger";
 
-/** Every binding, variable and secret the Worker reads (see README, "Configuration"). */
-export interface Env {
-  TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
-  INDEX_DB: D1Database;
-  SYNC_QUEUE: Queue<SyncMessage>;
-  /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
-  SANDBOX: string;
-  SANDBOX_BANK_PAGE_SIZE: string;
-  AGGREGATOR_BASE_URL: string;
-  /** Secrets: the aggregator's client credentials. */
-  AGGREGATOR_CLIENT_ID?: string;
-  AGGREGATOR_SECRET?: string;
+declare global {
+  namespace Cloudflare {
+    /** Every binding, variable and secret the Worker reads (see README, "Configuration"). */
+    interface Env {
+      TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
+      INDEX_DB: D1Database;
+      SYNC_QUEUE: Queue<SyncMessage>;
+      /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
+      SANDBOX: string;
+      SANDBOX_BANK_PAGE_SIZE: string;
+      AGGREGATOR_BASE_URL: string;
+      /** Secrets: the aggregator's client credentials. */
+      AGGREGATOR_CLIENT_ID?: string;
+      AGGREGATOR_SECRET?: string;
+    }
+  }
 }
+
+/** The Worker's environment; declared on `Cloudflare.Env` so `cloudflare:workers` and tests see it too. */
+export type Env = Cloudflare.Env;
 
 /** A queued request that the watcher pull a tenant's bank feed. */
 export interface SyncMessage {

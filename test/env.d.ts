@@ -1,5 +1,6 @@
 declare namespace Cloudflare {
-  interface Env extends import("../src/env").Env {
+  interface Env {
+    /** The D1 migrations, read by vitest.config.mts and applied by test/apply-migrations.ts. */
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }
