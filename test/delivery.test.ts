@@ -11,8 +11,20 @@ import { BankProviderError, type BankProvider } from "../src/providers/bank/type
 import { runSyncRequest } from "../src/sync/watcher";
 import { api, CHECKING, createTenant, deliver, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
-function ledgerOf(t: SandboxTenant) {
-  return env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
+/**
+ * Records a sync request on the tenant's ledger. Like sync-now, this also queues a real
+ * message; the tests deliver the request themselves as well, and whichever delivery runs
+ * first, the others must find the request over.
+ */
+async function recordRequest(t: SandboxTenant): Promise<number> {
+  const ledger = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
+  const request = await ledger.requestSync(t.tenant, `human:${t.tenant}`);
+  if (request.state === "nothing-connected") throw new Error("a sandbox tenant has a bank");
+  return request.requestId;
+}
+
+async function runsOf(t: SandboxTenant, requestId: number): Promise<any[]> {
+  return (await api(rw(t), "/api/v1/sync-history")).body.runs.filter((r: any) => r.request_id === requestId);
 }
 
 async function deliverBatch(messages: { id: string; body: unknown; attempts: number }[]) {
@@ -28,11 +40,8 @@ describe("at-least-once delivery", () => {
   it("runs a request once however often its message arrives", async () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: tenLines });
-    // Recorded straight on the ledger (not through sync-now) so no other message exists for it.
-    const ledger = ledgerOf(t);
-    const request = await ledger.requestSync(t.tenant, `human:${t.tenant}`);
-    if (request.state === "nothing-connected") throw new Error("the sandbox tenant has a bank");
-    const message = { tenant: t.tenant, requestId: request.requestId };
+    const requestId = await recordRequest(t);
+    const message = { tenant: t.tenant, requestId: requestId };
 
     const both = await deliverBatch([
       { id: "m1", body: message, attempts: 1 },
@@ -43,7 +52,7 @@ describe("at-least-once delivery", () => {
     expect(again.explicitAcks).toEqual(["m3"]);
 
     expect((await api(rw(t), "/api/v1/me")).body).toMatchObject({ lines: 10, vault_rows: 10 });
-    const runs = (await api(rw(t), "/api/v1/sync-history")).body.runs.filter((r: any) => r.request_id === request.requestId);
+    const runs = await runsOf(t, requestId);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: "ok", added: 10 });
   });
@@ -51,9 +60,7 @@ describe("at-least-once delivery", () => {
   it("resumes a run that failed half-way and ends as one clean run would", async () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: tenLines });
-    const ledger = ledgerOf(t);
-    const request = await ledger.requestSync(t.tenant, `human:${t.tenant}`);
-    if (request.state === "nothing-connected") throw new Error("the sandbox tenant has a bank");
+    const requestId = await recordRequest(t);
 
     // The real sandbox bank, behind a connection that drops on the third page once.
     const bank = new SandboxBank(drizzle(env.INDEX_DB), t.tenant, 3);
@@ -65,7 +72,7 @@ describe("at-least-once delivery", () => {
         return bank.syncPage(cursor);
       },
     };
-    const message = { tenant: t.tenant, requestId: request.requestId };
+    const message = { tenant: t.tenant, requestId: requestId };
     await expect(runSyncRequest(env, message, 1, flaky)).rejects.toThrow("connection reset");
     // The real queue may also deliver the request; whichever runs first, the second finds it over.
     await runSyncRequest(env, message, 2, flaky);
@@ -74,7 +81,7 @@ describe("at-least-once delivery", () => {
     expect(me).toMatchObject({ lines: 10, booked: 10, archived: 0, vault_rows: 10 });
     const amounts = (await api(rw(t), "/api/v1/transactions")).body.rows.map((r: any) => r.amount_cents).sort((a: number, b: number) => a - b);
     expect(amounts).toEqual(tenLines.map((l) => -l.amount * 100).sort((a, b) => a - b));
-    const runs = (await api(rw(t), "/api/v1/sync-history")).body.runs.filter((r: any) => r.request_id === request.requestId);
+    const runs = await runsOf(t, requestId);
     const failed = runs.find((r: any) => r.status === "failed");
     const ok = runs.find((r: any) => r.status === "ok");
     if (failed) {
@@ -86,16 +93,14 @@ describe("at-least-once delivery", () => {
 
   it("gives up after the last delivery and frees the tenant for a new request", async () => {
     const t = await createTenant();
-    const ledger = ledgerOf(t);
-    const request = await ledger.requestSync(t.tenant, `human:${t.tenant}`);
-    if (request.state === "nothing-connected") throw new Error("the sandbox tenant has a bank");
+    const requestId = await recordRequest(t);
     const broken: BankProvider = {
       async syncPage() {
         throw new BankProviderError("the bank is down", true);
       },
     };
-    await runSyncRequest(env, { tenant: t.tenant, requestId: request.requestId }, 4, broken);
-    const runs = (await api(rw(t), "/api/v1/sync-history")).body.runs.filter((r: any) => r.request_id === request.requestId);
+    await runSyncRequest(env, { tenant: t.tenant, requestId: requestId }, 4, broken);
+    const runs = await runsOf(t, requestId);
     expect(runs.some((r: any) => r.status === "failed" && r.final)).toBe(true);
     expect((await api(rw(t), "/api/v1/sync-now", { method: "POST" })).body.state).toBe("recorded");
   });
