@@ -1,23 +1,32 @@
 #!/usr/bin/env node
 // `npm start [-- wrangler dev flags]`: applies the local D1 migrations (to the same
-// state directory wrangler dev will use), then serves the Worker in workerd with the
-// sandbox on. No account and no network are needed.
-import { spawnSync, spawn } from "node:child_process";
+// state directory and config wrangler dev will use), then serves the Worker in workerd
+// with the sandbox on. No account and no network are needed.
+import { spawn, spawnSync } from "node:child_process";
 
 const passThrough = process.argv.slice(2);
-const persistAt = passThrough.findIndex((a) => a === "--persist-to" || a.startsWith("--persist-to="));
-const persist =
-  persistAt === -1 ? [] : passThrough[persistAt].includes("=") ? [passThrough[persistAt]] : passThrough.slice(persistAt, persistAt + 2);
+
+/** The flag and its value as the caller spelled it (`--x v` or `--x=v`), or nothing. */
+function flagOf(...names) {
+  const at = passThrough.findIndex((a) => names.some((n) => a === n || a.startsWith(`${n}=`)));
+  if (at === -1) return [];
+  return passThrough[at].includes("=") ? [passThrough[at]] : passThrough.slice(at, at + 2);
+}
+const given = (...names) => flagOf(...names).length > 0;
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
-const wrangler = (args, options) => [process.execPath, [new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url).pathname, ...args], { env, ...options }];
+const wranglerBin = new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url).pathname;
+const wrangler = (args, stdio) => [process.execPath, [wranglerBin, ...args], { env, stdio }];
 
-const migrate = spawnSync(...wrangler(["d1", "migrations", "apply", "INDEX_DB", "--local", ...persist], { stdio: ["ignore", "inherit", "inherit"] }));
+// The migrations must land where wrangler dev will look: same state dir, config and environment.
+const sameState = [...flagOf("--persist-to"), ...flagOf("--config", "-c"), ...flagOf("--env", "-e")];
+const migrate = spawnSync(...wrangler(["d1", "migrations", "apply", "INDEX_DB", "--local", ...sameState], ["ignore", "inherit", "inherit"]));
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // Defaults only where the caller did not pass its own flag.
-const given = (flag) => passThrough.some((a) => a === flag || a.startsWith(`${flag}=`));
 const defaults = ["--test-scheduled", ...(given("--ip") ? [] : ["--ip", "127.0.0.1"]), ...(given("--port") ? [] : ["--port", "8787"])];
-const dev = spawn(...wrangler(["dev", ...defaults, "--var", "SANDBOX:on", ...passThrough], { stdio: "inherit" }));
+const dev = spawn(...wrangler(["dev", ...defaults, "--var", "SANDBOX:on", ...passThrough], "inherit"));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
-dev.on("exit", (code) => process.exit(code ?? 0));
+// A wrangler ended by a signal did not succeed: exit as a shell would (128 + signal number).
+const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };
+dev.on("exit", (code, signal) => process.exit(code ?? 128 + (SIGNALS[signal] ?? 1)));

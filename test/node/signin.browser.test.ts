@@ -1,0 +1,105 @@
+/**
+ * A person at a real browser (Debian's chromium through playwright-core): signs in at
+ * /signin, mints a read-write token on /settings, and the token works against the API
+ * from outside the browser. Then signs out.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const baseUrl = inject("baseUrl");
+// The server is plain http on 127.0.0.1 and the session cookie is Secure: Chromium counts
+// 127.0.0.1 (like localhost) as potentially trustworthy and keeps Secure cookies from it.
+// BROWSER_HOST=localhost runs the browser side against http://localhost:<port> instead.
+const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
+
+const tenant = `browser-${Date.now().toString(36)}`;
+const password = "correct horse battery staple";
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  const response = await fetch(`${baseUrl}/sandbox/tenants`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tenant, password }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(201);
+  expect(JSON.parse(text)).toMatchObject({ tenant, password });
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function sessionCookie() {
+  return (await context.cookies(browserBase)).find((c) => c.name === "svc_session");
+}
+
+describe("sign in, mint a token, sign out", () => {
+  it("signs in with the tenant's password and lands on /settings", async () => {
+    await page.goto(`${browserBase}/signin`);
+    await page.fill("#tenant", tenant);
+    await page.fill("#password", password);
+    await Promise.all([page.waitForURL(`${browserBase}/settings`), page.getByRole("button", { name: "Sign in" }).click()]);
+    expect(new URL(page.url()).pathname).toBe("/settings");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(tenant);
+  });
+
+  it("keeps the session in an HttpOnly, Secure, SameSite=Lax cookie", async () => {
+    const cookie = await sessionCookie();
+    expect(cookie, "svc_session is not stored by the browser").toBeDefined();
+    expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
+    // HttpOnly: page scripts cannot read it.
+    // (A string expression: the tsconfig has no DOM lib.)
+    expect(await page.evaluate<string>("document.cookie")).not.toContain("svc_session");
+  });
+
+  it("mints a read-write token that the API accepts", async () => {
+    await page.fill("#label", "browser test token");
+    await page.selectOption("#scope", "read_write");
+    await page.getByRole("button", { name: "Mint token" }).click();
+    const shown = page.locator("[data-testid=new-token]");
+    await shown.waitFor();
+    const token = (await shown.textContent())?.trim() ?? "";
+    expect(token).toMatch(/^\S{20,}$/);
+    expect(await page.locator("table").textContent()).toContain("browser test token");
+
+    const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const me = JSON.parse(text) as { auth: { kind: string; scope: string } };
+    expect(me.auth.kind).toBe("token");
+    expect(me.auth.scope).toBe("read_write");
+  });
+
+  it("signs out; /settings then sends the browser to /signin", async () => {
+    await page.goto(`${browserBase}/settings`);
+    await Promise.all([page.waitForURL(`${browserBase}/signin`), page.getByRole("button", { name: "Sign out" }).click()]);
+    expect(await sessionCookie()).toBeUndefined();
+    await page.goto(`${browserBase}/settings`);
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    expect(pageErrors).toEqual([]);
+  });
+});
