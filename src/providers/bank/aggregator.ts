@@ -32,6 +32,13 @@ const syncAnswerSchema = z.object({
   has_more: z.boolean(),
 });
 
+/**
+ * Refusals that a later attempt can get past. The feed changed while it was being paged:
+ * the pages already applied stay applied (each is idempotent), and the retry pages on
+ * from the last applied cursor, where the changes arrive as `modified` and `removed`.
+ */
+const RETRYABLE_CODES = new Set(["TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION"]);
+
 const errorAnswerSchema = z.object({ error_code: z.string(), error_message: z.string().optional() }).passthrough();
 
 export class AggregatorBank implements BankProvider {
@@ -41,7 +48,7 @@ export class AggregatorBank implements BankProvider {
     const doFetch = this.config.fetch ?? fetch;
     let response: Response;
     try {
-      response = await doFetch(new URL("/transactions/sync", this.config.baseUrl), {
+      response = await doFetch(endpoint(this.config.baseUrl, "transactions/sync"), {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
@@ -58,8 +65,13 @@ export class AggregatorBank implements BankProvider {
     const text = await response.text();
     if (!response.ok) {
       const parsed = errorAnswerSchema.safeParse(safeJson(text));
-      const what = parsed.success ? `${parsed.data.error_code}: ${parsed.data.error_message ?? ""}`.trim() : `HTTP ${response.status}`;
-      const retryable = response.status === 429 || response.status >= 500;
+      const code = parsed.success ? parsed.data.error_code : undefined;
+      const what = !parsed.success
+        ? `HTTP ${response.status}`
+        : parsed.data.error_message
+          ? `${parsed.data.error_code}: ${parsed.data.error_message}`
+          : parsed.data.error_code;
+      const retryable = response.status === 429 || response.status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code));
       throw new BankProviderError(`the aggregator refused the sync (${what})`, retryable);
     }
     const parsed = syncAnswerSchema.safeParse(safeJson(text));
@@ -78,6 +90,11 @@ export class AggregatorBank implements BankProvider {
       removed: page.removed,
     };
   }
+}
+
+/** `path` under the base address, keeping any path the base has (`https://host/v2`). */
+function endpoint(baseUrl: string, path: string): URL {
+  return new URL(path, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
 }
 
 function safeJson(text: string): unknown {
