@@ -21,7 +21,7 @@ import { describe, expect, it } from "vitest";
 import { requestSync } from "../src/ledger/sync";
 import { BankProviderError } from "../src/providers/bank/types";
 import { runSyncRequest } from "../src/sync/watcher";
-import { ACCESS_TOKEN, aggregatorError, FakeAggregator } from "./fixtures/fake-aggregator";
+import { ACCESS_TOKEN, aggregatorError, FakeAggregator, mutationDuringPagination } from "./fixtures/fake-aggregator";
 import { api, CHECKING, createTenant, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Seven lines in aggregator sign (positive = money out), and the cents the books show. */
@@ -136,10 +136,7 @@ describe("the watcher through the aggregator adapter", () => {
     const { t, message } = await tenantWithRequest();
     const fake = feedOfSevenLines();
     // Page 2 fails once with a server error; the aggregator is fine afterwards.
-    fake.intercept = (call) =>
-      call === 2
-        ? aggregatorError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred")
-        : undefined;
+    fake.answerCall(2, () => aggregatorError(500, "API_ERROR", "INTERNAL_SERVER_ERROR", "an unexpected error occurred"));
 
     const first = await runSyncRequest(env, message, 1, fake.bank()).then(
       () => undefined,
@@ -196,15 +193,7 @@ describe("the watcher through the aggregator adapter", () => {
     const { t, message } = await tenantWithRequest();
     const fake = feedOfSevenLines();
     // Page 2 of delivery 1: the feed changed under the pagination.
-    fake.intercept = (call) =>
-      call === 2
-        ? aggregatorError(
-            400,
-            "TRANSACTIONS_ERROR",
-            "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION",
-            "underlying transaction data changed since the last page was fetched",
-          )
-        : undefined;
+    fake.answerCall(2, mutationDuringPagination);
     await expect(runSyncRequest(env, message, 1, fake.bank())).rejects.toThrow(BankProviderError);
     // The change: a2, served on page 1 and applied, is corrected.
     fake.add("modified", txn("a2", { amount: -1600, name: "CLIENT PAYMENT CORRECTED" }));
@@ -261,10 +250,7 @@ describe("the watcher through the aggregator adapter", () => {
   it("keeps the pages applied before a non-retryable refusal on a later page", async () => {
     const { t, message } = await tenantWithRequest();
     const fake = feedOfSevenLines();
-    fake.intercept = (call) =>
-      call === 3
-        ? aggregatorError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details have changed")
-        : undefined;
+    fake.answerCall(3, () => aggregatorError(400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED", "the login details have changed"));
     await runSyncRequest(env, message, 1, fake.bank());
     expect(await runsOf(t, message.requestId)).toEqual([
       expect.objectContaining({

@@ -5,7 +5,7 @@
  * until the feed is drained).
  */
 import { describe, expect, it } from "vitest";
-import { ACCESS_TOKEN, aggregatorError, CLIENT_ID, FakeAggregator, SECRET } from "../../../test/fixtures/fake-aggregator";
+import { ACCESS_TOKEN, aggregatorError, CLIENT_ID, FakeAggregator, mutationDuringPagination, SECRET } from "../../../test/fixtures/fake-aggregator";
 import { BankProviderError, type FeedPage } from "./types";
 
 function line(id: string, fields: Record<string, unknown> = {}): { transaction_id: string; [field: string]: unknown } {
@@ -210,15 +210,7 @@ describe("AggregatorBank: refusals", () => {
   it("reports a feed that changed while being paged (400) as retryable", async () => {
     const fake = new FakeAggregator();
     fake.add("added", line("t1"), line("t2"), line("t3"), line("t4"));
-    fake.intercept = (call) =>
-      call === 2
-        ? aggregatorError(
-            400,
-            "TRANSACTIONS_ERROR",
-            "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION",
-            "underlying transaction data changed since the last page was fetched",
-          )
-        : undefined;
+    fake.answerCall(2, mutationDuringPagination);
     const bank = fake.bank();
     const first = await bank.syncPage("");
     const error = await providerError(bank.syncPage(first.nextCursor));
