@@ -68,6 +68,11 @@ export class ApiError extends Error {
     return new ApiError(400, "invalid_request", `The request is not valid: ${fields}.`, errors);
   }
 
+  /** The ledger refused a write; its words are relayed verbatim. */
+  static ledgerRefusal(words: string): ApiError {
+    return new ApiError(409, "ledger_refusal", words);
+  }
+
   static notFound(detail: string): ApiError {
     return new ApiError(404, "not_found", detail);
   }

@@ -1,12 +1,16 @@
 import journal from './meta/_journal.json';
 import m0000 from './0000_feed.sql';
 import m0001 from './0001_append_only_and_relation_c.sql';
+import m0002 from './0002_rulebook_labels_taxonomy.sql';
+import m0003 from './0003_append_only_and_headers.sql';
 
   export default {
     journal,
     migrations: {
       m0000,
-m0001
+m0001,
+m0002,
+m0003
     }
   }
   

@@ -11,7 +11,7 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
-import type { LedgerDb } from "./db";
+import type { LedgerDb, LedgerTx } from "./db";
 import { carryJudgement } from "./judgements";
 import { aLines, bLines, feedAccounts, feedPages, lineEvents } from "./schema";
 
@@ -27,7 +27,6 @@ export interface PageOutcome extends FeedCounts {
   replayed: boolean;
 }
 
-type Tx = Parameters<Parameters<LedgerDb["transaction"]>[0]>[0];
 
 export const NO_CHANGES: FeedCounts = { added: 0, modified: 0, removed: 0, duplicates: 0 };
 
@@ -96,7 +95,7 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
 }
 
 /** The newest side-A line for a provider transaction id: the one a change applies to. */
-function currentLine(tx: Tx, transactionId: string) {
+function currentLine(tx: LedgerTx, transactionId: string) {
   return tx
     .select({ id: aLines.id, pending: aLines.pending })
     .from(aLines)
@@ -106,7 +105,7 @@ function currentLine(tx: Tx, transactionId: string) {
     .get();
 }
 
-function addLine(tx: Tx, txn: ProviderTransaction, arrival: "added" | "modified", pageId: number, at: string): number {
+function addLine(tx: LedgerTx, txn: ProviderTransaction, arrival: "added" | "modified", pageId: number, at: string): number {
   const pending = txn.pending === true;
   const id = tx
     .insert(aLines)
@@ -136,7 +135,7 @@ function addLine(tx: Tx, txn: ProviderTransaction, arrival: "added" | "modified"
   return id;
 }
 
-function archiveDuplicate(tx: Tx, txn: ProviderTransaction, pageId: number, at: string): void {
+function archiveDuplicate(tx: LedgerTx, txn: ProviderTransaction, pageId: number, at: string): void {
   const twin = currentLine(tx, txn.transaction_id)!;
   tx.insert(bLines)
     .values({
@@ -153,24 +152,24 @@ function archiveDuplicate(tx: Tx, txn: ProviderTransaction, pageId: number, at: 
     .run();
 }
 
-function supersede(tx: Tx, aId: number, byAId: number, pageId: number, at: string): void {
+function supersede(tx: LedgerTx, aId: number, byAId: number, pageId: number, at: string): void {
   tx.insert(lineEvents).values({ aId, kind: "superseded", byAId, pageId, at }).run();
   carryJudgement(tx, aId, byAId, at);
 }
 
 /** Retracts the current line of a transaction; false when there is nothing left to retract. */
-function retract(tx: Tx, transactionId: string, pageId: number, at: string): boolean {
+function retract(tx: LedgerTx, transactionId: string, pageId: number, at: string): boolean {
   const current = currentLine(tx, transactionId);
   if (!current || isSuperseded(tx, current.id) || hasEvent(tx, current.id, "retracted")) return false;
   tx.insert(lineEvents).values({ aId: current.id, kind: "retracted", pageId, at }).run();
   return true;
 }
 
-function isSuperseded(tx: Tx, aId: number): boolean {
+function isSuperseded(tx: LedgerTx, aId: number): boolean {
   return hasEvent(tx, aId, "superseded");
 }
 
-function hasEvent(tx: Tx, aId: number, kind: "superseded" | "retracted"): boolean {
+function hasEvent(tx: LedgerTx, aId: number, kind: "superseded" | "retracted"): boolean {
   return tx
     .select({ id: lineEvents.id })
     .from(lineEvents)
@@ -179,7 +178,7 @@ function hasEvent(tx: Tx, aId: number, kind: "superseded" | "retracted"): boolea
 }
 
 /** Appends an account revision only when the record differs from the newest one. */
-function recordAccount(tx: Tx, account: ProviderAccount, at: string): void {
+function recordAccount(tx: LedgerTx, account: ProviderAccount, at: string): void {
   const row = {
     accountId: account.account_id,
     name: account.name,

@@ -4,11 +4,9 @@
  * line posts, or a modification arrives) the human judgement follows it.
  */
 import { desc, eq } from "drizzle-orm";
-import type { LedgerDb } from "./db";
+import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { aLines, decisions, lineEvents } from "./schema";
 
-type Tx = Parameters<Parameters<LedgerDb["transaction"]>[0]>[0];
-type Handle = LedgerDb | Tx;
 
 /** `uncategorised` and `uncategorized` both mean the queue: no category. */
 export const QUEUE_LABELS = ["uncategorised", "uncategorized"] as const;
@@ -17,12 +15,12 @@ export function isQueueLabel(category: string): boolean {
   return (QUEUE_LABELS as readonly string[]).includes(category.trim().toLowerCase());
 }
 
-export function latestDecision(db: Handle, aId: number) {
+export function latestDecision(db: LedgerHandle, aId: number) {
   return db.select().from(decisions).where(eq(decisions.aId, aId)).orderBy(desc(decisions.seq)).limit(1).get();
 }
 
 /** Copies a superseded line's human judgement onto its successor. */
-export function carryJudgement(tx: Tx, fromAId: number, toAId: number, at: string): void {
+export function carryJudgement(tx: LedgerTx, fromAId: number, toAId: number, at: string): void {
   const judgement = latestDecision(tx, fromAId);
   if (!judgement || judgement.engine !== "human" || judgement.category === null) return;
   tx.insert(decisions)
@@ -62,7 +60,7 @@ export function recordHumanJudgement(db: LedgerDb, aId: number, category: string
   });
 }
 
-function successorOf(tx: Handle, aId: number): number | null {
+function successorOf(tx: LedgerHandle, aId: number): number | null {
   const event = tx.select({ by: lineEvents.byAId, kind: lineEvents.kind }).from(lineEvents).where(eq(lineEvents.aId, aId)).all();
   return event.find((e) => e.kind === "superseded")?.by ?? null;
 }

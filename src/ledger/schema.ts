@@ -121,6 +121,8 @@ export const decisions = sqliteTable(
     engine: text("engine", { enum: ["human", "rule", "model", "tail"] }).notNull(),
     /** For a human: `human:<tenant>` or `token:<tenant>:<kid>`. */
     actor: text("actor"),
+    /** The human verb that made the decision (null for rules and models). */
+    op: text("op", { enum: ["categorize", "label", "adjudicate"] }),
     ruleKey: text("rule_key"),
     ruleRevision: integer("rule_revision"),
     modelVersion: text("model_version"),
@@ -132,6 +134,70 @@ export const decisions = sqliteTable(
     recordedAt: text("recorded_at").notNull(),
   },
   (t) => [index("decisions_line").on(t.aId, t.seq)],
+);
+
+/**
+ * The rulebook. Every change to a rule appends a revision; the newest revision of a key
+ * is the rule as it stands (a retired one decides nothing but stays listed).
+ */
+export const ruleRevisions = sqliteTable(
+  "rule_revisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ruleKey: text("rule_key").notNull(),
+    revision: integer("revision").notNull(),
+    matchKind: text("match_kind", { enum: ["description_exact", "description_regex", "amount_sign"] }).notNull(),
+    matchValue: text("match_value").notNull(),
+    category: text("category").notNull(),
+    /** Lower decides first; ties by key. */
+    priority: integer("priority").notNull(),
+    retired: integer("retired", { mode: "boolean" }).notNull(),
+    /** The exception an adjudication minted this rule from; null for create-rule. */
+    bornFromAId: integer("born_from_a_id"),
+    actor: text("actor").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("rule_revisions_key_revision").on(t.ruleKey, t.revision)],
+);
+
+/** Training labels: what the books should have said, with the op that moved the line. */
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    /** Null = the queue (the label says the line has no category). */
+    category: text("category"),
+    /** The category the ledger held before, derived from the decisions, never from the caller. */
+    oldCategory: text("old_category"),
+    reason: text("reason"),
+    actor: text("actor").notNull(),
+    opSeq: integer("op_seq").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("labels_line").on(t.aId)],
+);
+
+/** The five headers of every tenant's chart (seeded by migration 0003). */
+export const headers = sqliteTable("headers", {
+  key: text("key", { enum: ["cogs", "expense", "income", "draw", "transfer"] }).primaryKey(),
+  name: text("name").notNull(),
+  sortOrder: integer("sort_order").notNull(),
+});
+
+/** The tenant's taxonomy: revisions of category entries; the newest per `cat_key` stands. */
+export const categoryEntries = sqliteTable(
+  "category_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catKey: text("cat_key").notNull(),
+    name: text("name").notNull(),
+    headerKey: text("header_key", { enum: ["cogs", "expense", "income", "draw", "transfer"] }).notNull(),
+    retired: integer("retired", { mode: "boolean" }).notNull(),
+    actor: text("actor").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("category_entries_key").on(t.catKey, t.id)],
 );
 
 /** A request that the watcher pull the bank feed. */
@@ -163,7 +229,7 @@ export const syncRuns = sqliteTable(
   (t) => [index("sync_runs_request").on(t.requestId)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migration 0001). */
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001 and 0003). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
@@ -174,6 +240,10 @@ export const APPEND_ONLY_TABLES = [
   "decisions",
   "sync_requests",
   "sync_runs",
+  "rule_revisions",
+  "labels",
+  "headers",
+  "category_entries",
 ] as const;
 
 /**
