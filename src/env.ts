@@ -11,6 +11,10 @@ declare global {
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;
       AGGREGATOR_BASE_URL: string;
+      /** Deployment switches, `on` by default; off, the read or verb answers 404. */
+      TAXONOMY_READ: string;
+      CATEGORY_VERBS: string;
+      WHY_READ: string;
       /** Secrets: the aggregator's client credentials. */
       AGGREGATOR_CLIENT_ID?: string;
       AGGREGATOR_SECRET?: string;
@@ -25,6 +29,11 @@ export type Env = Cloudflare.Env;
 export interface SyncMessage {
   tenant: string;
   requestId: number;
+}
+
+/** A deployment switch: anything but `off` is on (they default to on). */
+export function switchOn(value: string | undefined): boolean {
+  return value !== "off";
 }
 
 export function sandboxOn(env: Pick<Env, "SANDBOX">): boolean {

@@ -10,6 +10,7 @@ import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
 
 export const endpoints: readonly Endpoint[] = [
+  // The books and the bank feed.
   getMe,
   listTransactions,
   getTransaction,
@@ -18,4 +19,7 @@ export const endpoints: readonly Endpoint[] = [
   getUsage,
   getVisibility,
   syncNow,
+  // Judgements, the rulebook and exceptions.
+  // Categories.
+  // Explanations.
 ];

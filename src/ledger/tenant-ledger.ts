@@ -60,6 +60,12 @@ export class TenantLedger extends DurableObject<Env> {
     return recordHumanJudgement(this.db, aId, category, actor, new Date().toISOString());
   }
 
+  // --- rules and exceptions ---
+
+  // --- categories ---
+
+  // --- explanations ---
+
   // --- sync: the request, then the watcher's steps ---
   async requestSync(tenant: string, actor: string): Promise<sync.SyncRequestOutcome> {
     const now = new Date();
