@@ -19,6 +19,10 @@ export interface Problem {
   detail: string;
   code: string;
   errors?: FieldError[];
+  /** A bulk verb stopped by a ledger refusal: the refused row's index in the request (0-based). */
+  row?: number;
+  /** A bulk verb stopped by a ledger refusal: the rows created before it, in order. */
+  created?: unknown[];
 }
 
 const TITLES: Record<number, string> = {
@@ -41,6 +45,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly errors?: FieldError[],
+    /** Extra problem members (the bulk verbs' `row` and `created`). */
+    readonly members: Pick<Problem, "row" | "created"> = {},
   ) {
     super(detail);
     this.name = "ApiError";
@@ -54,6 +60,7 @@ export class ApiError extends Error {
       detail: this.detail,
       code: this.code,
       ...(this.errors ? { errors: this.errors } : {}),
+      ...this.members,
     };
   }
 
@@ -71,6 +78,14 @@ export class ApiError extends Error {
   /** The ledger refused a write; its words are relayed verbatim. */
   static ledgerRefusal(words: string): ApiError {
     return new ApiError(409, "ledger_refusal", words);
+  }
+
+  /**
+   * A bulk verb stopped at the first ledger refusal: `detail` is the ledger's words
+   * verbatim, `row` the refused row's index, `created` the rows that landed before it.
+   */
+  static bulkRefusal(row: number, words: string, created: unknown[]): ApiError {
+    return new ApiError(409, "ledger_refusal", words, undefined, { row, created });
   }
 
   static notFound(detail: string): ApiError {

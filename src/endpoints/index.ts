@@ -4,10 +4,15 @@
  */
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
+import { adjudicate, listExceptions } from "./exceptions/routes";
+import { categorize, labelTransaction } from "./judgements/routes";
+import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
+import { createCategories, createCategory, listCategories, listCategoryTaxonomy } from "./categories/routes";
 import { getMe, getVisibility } from "./me/routes";
 import { listSyncHistory, syncNow } from "./sync/routes";
 import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
+import { explainTransaction } from "./why/routes";
 
 export const endpoints: readonly Endpoint[] = [
   // The books and the bank feed.
@@ -20,6 +25,21 @@ export const endpoints: readonly Endpoint[] = [
   getVisibility,
   syncNow,
   // Judgements, the rulebook and exceptions.
+  categorize,
+  labelTransaction,
+  listRules,
+  createRule,
+  createRules,
+  runRules,
+  moveRuleToEnd,
+  retireRule,
+  listExceptions,
+  adjudicate,
   // Categories.
+  listCategories,
+  listCategoryTaxonomy,
+  createCategory,
+  createCategories,
   // Explanations.
+  explainTransaction,
 ];

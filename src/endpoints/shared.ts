@@ -18,6 +18,18 @@ export const problemSchema = z
       )
       .optional()
       .openapi({ description: "For validation failures: every failing field." }),
+    row: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "For a bulk verb stopped by a ledger refusal: the refused row's index in the request, from 0.", example: 3 }),
+    created: z
+      .array(z.unknown())
+      .optional()
+      .openapi({
+        description:
+          "For a bulk verb stopped by a ledger refusal: the rows created before the refused one, in order, in the shape of the verb's `created`. They stay created.",
+      }),
   })
   .openapi("Problem", { description: "An RFC 9457 problem document." });
 

@@ -2,11 +2,11 @@
  * The reads of the books. Every query goes through relation C (`c_rows`) and the
  * face, so every number is computed over the rows the caller is served.
  */
-import { and, asc, desc, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { addDays } from "../clock";
-import type { LedgerDb } from "./db";
+import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
-import { isQueueLabel } from "./judgements";
+import { isQueueLabel } from "./queue-label";
 import { aLines, bLines, cRows, feedAccounts, lineEvents } from "./schema";
 
 export const UNCATEGORISED = "uncategorised";
@@ -26,7 +26,7 @@ export interface Row {
   state: "in books" | "pending" | "superseded" | "retracted" | "archived";
 }
 
-const rowColumns = {
+export const rowColumns = {
   side: cRows.side,
   srcId: cRows.srcId,
   accountId: cRows.accountId,
@@ -50,7 +50,7 @@ interface RowRecord {
   excludeReason: string;
 }
 
-function toRow(r: RowRecord): Row {
+export function toRow(r: RowRecord): Row {
   return {
     side: r.side,
     src_id: r.srcId,
@@ -105,7 +105,7 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
   return { rows: rows.map(toRow), total: totals.total, total_cents: totals.totalCents };
 }
 
-export function findRow(db: LedgerDb, face: Face, side: Side, srcId: number): Row | undefined {
+export function findRow(db: LedgerHandle, face: Face, side: Side, srcId: number): Row | undefined {
   const r = db
     .select(rowColumns)
     .from(cRows)
@@ -289,4 +289,19 @@ export function volume(db: LedgerDb, face: Face, days: number) {
     // The larger of money in and money out: never their sum, never the net.
     volume_cents: Math.max(totals.moneyIn, totals.moneyOut),
   };
+}
+
+/**
+ * The labels booked lines carry on this face (the queue excluded), with their booked
+ * total and line count, most money first (by absolute total), ties by label.
+ */
+export function listCategoryTotals(db: LedgerDb, face: Face): CategoryTotal[] {
+  return db
+    .select({ category: cRows.category, totalCents: sql<number>`sum(${cRows.amountCents})`, lines: sql<number>`count(*)` })
+    .from(cRows)
+    .where(and(onFace(face), inBooks, isNotNull(cRows.category)))
+    .groupBy(cRows.category)
+    .orderBy(sql`abs(sum(${cRows.amountCents})) desc`, asc(cRows.category))
+    .all()
+    .map((c) => ({ category: c.category!, total_cents: c.totalCents, lines: c.lines }));
 }

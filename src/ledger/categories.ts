@@ -4,10 +4,10 @@
  * Entries are revisions keyed by `cat_key`; the newest one stands (a retired one is gone
  * from the taxonomy list).
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "./db";
-import { isQueueLabel } from "./judgements";
-import { refuse, type Refusal } from "./refusal";
+import { isQueueLabel } from "./queue-label";
+import { isRefusal, refuse, type Refusal } from "./refusal";
 import { categoryEntries, headers } from "./schema";
 
 export type HeaderKey = (typeof headers.$inferSelect)["key"];
@@ -37,31 +37,38 @@ export function catKeyOf(name: string): string {
 
 /** The standing entry of every key (retired ones included). */
 function standingEntries(db: LedgerHandle) {
-  const newest = db
-    .select({ id: sql<number>`max(${categoryEntries.id})`.as("id") })
-    .from(categoryEntries)
-    .groupBy(categoryEntries.catKey)
-    .as("newest");
+  const newest = db.select({ id: sql<number>`max(${categoryEntries.id})` }).from(categoryEntries).groupBy(categoryEntries.catKey);
   return db
     .select({ entry: categoryEntries, header: headers })
     .from(categoryEntries)
-    .innerJoin(newest, eq(newest.id, categoryEntries.id))
     .innerJoin(headers, eq(headers.key, categoryEntries.headerKey))
+    .where(inArray(categoryEntries.id, newest))
     .orderBy(asc(headers.sortOrder), asc(sql`lower(${categoryEntries.name})`))
     .all();
 }
 
-/** Live entries, ordered by header then name. */
-export function taxonomy(db: LedgerHandle): TaxonomyEntry[] {
+/** A taxonomy entry with the id of its standing `category_entries` row. */
+export interface CategoryEntry extends TaxonomyEntry {
+  id: number;
+}
+
+/** Live entries with their row ids, ordered by header then name. */
+function liveEntries(db: LedgerHandle): CategoryEntry[] {
   return standingEntries(db)
     .filter((r) => !r.entry.retired)
     .map((r) => ({
+      id: r.entry.id,
       name: r.entry.name,
       cat_key: r.entry.catKey,
       header_key: r.entry.headerKey,
       header_name: r.header.name,
       sort_order: r.header.sortOrder,
     }));
+}
+
+/** Live entries, ordered by header then name. */
+export function taxonomy(db: LedgerHandle): TaxonomyEntry[] {
+  return liveEntries(db).map(({ id: _id, ...entry }) => entry);
 }
 
 /** The header a category name lives under, or null when the taxonomy does not hold it. */
@@ -86,10 +93,10 @@ export function categoryNameProblem(name: string): string | null {
  * Appends a category under a header. The same name under the same header is already
  * there and is answered as it stands; under another header the ledger refuses.
  */
-export function createCategory(db: LedgerDb, input: NewCategory, actor: string, at: string): TaxonomyEntry | Refusal {
+export function createCategory(db: LedgerDb, input: NewCategory, actor: string, at: string): CategoryEntry | Refusal {
   return db.transaction((tx) => {
     const wanted = normalName(input.name);
-    const existing = taxonomy(tx).find((e) => normalName(e.name) === wanted);
+    const existing = liveEntries(tx).find((e) => normalName(e.name) === wanted);
     if (existing && existing.header_key !== input.header) {
       return refuse(`category "${existing.name}" already lives under header "${existing.header_key}"; a name lives under one header only`);
     }
@@ -97,8 +104,29 @@ export function createCategory(db: LedgerDb, input: NewCategory, actor: string, 
     const name = input.name.trim().replace(/\s+/g, " ");
     const catKey = freeKey(tx, catKeyOf(name));
     tx.insert(categoryEntries).values({ catKey, name, headerKey: input.header, retired: false, actor, createdAt: at }).run();
-    return taxonomy(tx).find((e) => e.cat_key === catKey)!;
+    return liveEntries(tx).find((e) => e.cat_key === catKey)!;
   });
+}
+
+export interface CategoriesOutcome {
+  /** The rows that landed (or already stood), in the order asked. */
+  created: CategoryEntry[];
+  /** The first row the ledger refused, by its index in the input; rows after it were not tried. */
+  refusal?: Refusal & { row: number };
+}
+
+/**
+ * Appends categories in order, each as its own fact, and stops at the first refusal:
+ * the rows before it stay created.
+ */
+export function createCategories(db: LedgerDb, inputs: readonly NewCategory[], actor: string, at: string): CategoriesOutcome {
+  const created: CategoryEntry[] = [];
+  for (const [row, input] of inputs.entries()) {
+    const outcome = createCategory(db, input, actor, at);
+    if (isRefusal(outcome)) return { created, refusal: { ...outcome, row } };
+    created.push(outcome);
+  }
+  return { created };
 }
 
 /** A key no other entry (live or retired) uses: `rent`, `rent-2`, ... */

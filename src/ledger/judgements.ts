@@ -4,16 +4,12 @@
  * line posts, or a modification arrives) the human judgement follows it.
  */
 import { desc, eq } from "drizzle-orm";
+import { findRow, type Side } from "./books";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
-import { aLines, decisions, lineEvents } from "./schema";
-
-
-/** `uncategorised` and `uncategorized` both mean the queue: no category. */
-export const QUEUE_LABELS = ["uncategorised", "uncategorized"] as const;
-
-export function isQueueLabel(category: string): boolean {
-  return (QUEUE_LABELS as readonly string[]).includes(category.trim().toLowerCase());
-}
+import type { Face } from "./face";
+import { isQueueLabel } from "./queue-label";
+import { refuse, type Refusal } from "./refusal";
+import { aLines, bLines, decisions, labels, lineEvents } from "./schema";
 
 export function latestDecision(db: LedgerHandle, aId: number) {
   return db.select().from(decisions).where(eq(decisions.aId, aId)).orderBy(desc(decisions.seq)).limit(1).get();
@@ -36,27 +32,88 @@ export function carryJudgement(tx: LedgerTx, fromAId: number, toAId: number, at:
     .run();
 }
 
+export type HumanOp = "categorize" | "label" | "adjudicate";
+
 /**
- * Records a human judgement on a side-A line; a judgement made on a superseded line
- * follows the line to its current successor. Returns the op sequence number.
+ * Appends a human judgement on a side-A line (null category = the queue). A judgement
+ * made on a superseded line follows the line down to its current successor. Returns the
+ * op sequence number of the judgement on the line itself.
  */
+export function judge(tx: LedgerTx, aId: number, category: string | null, actor: string, op: HumanOp, at: string): number {
+  const seq = tx
+    .insert(decisions)
+    .values({ aId, category, engine: "human", actor, op, decidedAt: at, recordedAt: at })
+    .returning({ seq: decisions.seq })
+    .get().seq;
+  for (let from = aId, next = successorOf(tx, aId); next !== null; from = next, next = successorOf(tx, next)) {
+    tx.insert(decisions)
+      .values({ aId: next, category, engine: "human", actor, op, carriedFromAId: from, decidedAt: at, recordedAt: at })
+      .run();
+  }
+  return seq;
+}
+
+/** The stored form of a category a human names: trimmed, or null for the queue. */
+export function categoryValue(category: string): string | null {
+  return isQueueLabel(category) ? null : category.trim();
+}
+
+/** Records a judgement as `categorize` would; null when the ledger holds no such A line. */
 export function recordHumanJudgement(db: LedgerDb, aId: number, category: string, actor: string, at: string): number | null {
   return db.transaction((tx) => {
     if (!tx.select({ id: aLines.id }).from(aLines).where(eq(aLines.id, aId)).get()) return null;
-    const value = isQueueLabel(category) ? null : category.trim();
-    let seq = tx
-      .insert(decisions)
-      .values({ aId, category: value, engine: "human", actor, decidedAt: at, recordedAt: at })
-      .returning({ seq: decisions.seq })
-      .get().seq;
-    for (let from = aId, next = successorOf(tx, aId); next !== null; from = next, next = successorOf(tx, next)) {
-      seq = tx
-        .insert(decisions)
-        .values({ aId: next, category: value, engine: "human", actor, carriedFromAId: from, decidedAt: at, recordedAt: at })
-        .returning({ seq: decisions.seq })
-        .get().seq;
-    }
-    return seq;
+    return judge(tx, aId, categoryValue(category), actor, "categorize", at);
+  });
+}
+
+/** The ledger's words when a judgement names a side-B line. */
+export function sideBRefusal(srcId: number, twinAId: number): Refusal {
+  return refuse(`B:${srcId} is an archived twin (a duplicate arrival of A:${twinAId}); the ledger takes judgements on side-A lines only`);
+}
+
+/**
+ * Finds the line a judgement names on the caller's face: undefined when it holds none,
+ * a Refusal for side B, otherwise the A line's id.
+ */
+function judgedLine(db: LedgerHandle, face: Face, side: Side, srcId: number): number | Refusal | undefined {
+  const row = findRow(db, face, side, srcId);
+  if (!row) return undefined;
+  if (side === "B") return sideBRefusal(srcId, db.select({ twin: bLines.twinAId }).from(bLines).where(eq(bLines.id, srcId)).get()!.twin);
+  return srcId;
+}
+
+export type JudgementOutcome = { op_seq: number } | Refusal | undefined;
+
+/** categorize: appends a judgement; `uncategorised`/`uncategorized` unsets. */
+export function categorize(db: LedgerDb, face: Face, side: Side, srcId: number, category: string, actor: string, at: string): JudgementOutcome {
+  return db.transaction((tx) => {
+    const line = judgedLine(tx, face, side, srcId);
+    if (typeof line !== "number") return line;
+    return { op_seq: judge(tx, line, categoryValue(category), actor, "categorize", at) };
+  });
+}
+
+/**
+ * label: the training label and the set-category op, as one atomic fact. The old
+ * category is the ledger's, never the caller's.
+ */
+export function label(
+  db: LedgerDb,
+  face: Face,
+  side: Side,
+  srcId: number,
+  input: { category: string; reason?: string | null },
+  actor: string,
+  at: string,
+): JudgementOutcome {
+  return db.transaction((tx) => {
+    const line = judgedLine(tx, face, side, srcId);
+    if (typeof line !== "number") return line;
+    const oldCategory = latestDecision(tx, line)?.category ?? null;
+    const category = categoryValue(input.category);
+    const opSeq = judge(tx, line, category, actor, "label", at);
+    tx.insert(labels).values({ aId: line, category, oldCategory, reason: input.reason ?? null, actor, opSeq, createdAt: at }).run();
+    return { op_seq: opSeq };
   });
 }
 

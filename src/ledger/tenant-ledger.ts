@@ -9,10 +9,15 @@ import migrations from "../../migrations/ledger/migrations.js";
 import type { Env } from "../env";
 import type { FeedPage } from "../providers/bank/types";
 import * as books from "./books";
+import * as categories from "./categories";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
+import * as exceptions from "./exceptions";
+import { explainLine } from "./explain";
+import * as judgements from "./judgements";
 import { recordHumanJudgement } from "./judgements";
+import * as rules from "./rules";
 import * as schema from "./schema";
 import * as sync from "./sync";
 
@@ -39,6 +44,9 @@ export class TenantLedger extends DurableObject<Env> {
   listTransactions(face: Face, filter: books.RowFilter, page: number, perPage: number) {
     return books.listRows(this.db, face, filter, page, perPage);
   }
+  row(face: Face, side: books.Side, srcId: number) {
+    return books.findRow(this.db, face, side, srcId) ?? null;
+  }
   transaction(face: Face, side: books.Side, srcId: number) {
     return books.transactionDetail(this.db, face, side, srcId) ?? null;
   }
@@ -61,10 +69,55 @@ export class TenantLedger extends DurableObject<Env> {
   }
 
   // --- rules and exceptions ---
+  categorize(face: Face, side: books.Side, srcId: number, category: string, actor: string) {
+    return judgements.categorize(this.db, face, side, srcId, category, actor, new Date().toISOString());
+  }
+  label(face: Face, side: books.Side, srcId: number, input: { category: string; reason?: string | null }, actor: string) {
+    return judgements.label(this.db, face, side, srcId, input, actor, new Date().toISOString());
+  }
+  listRules() {
+    return rules.listingOrder(rules.standingRules(this.db));
+  }
+  createRule(face: Face, input: rules.RuleInput, actor: string) {
+    return rules.createRule(this.db, input, actor, new Date().toISOString(), face);
+  }
+  createRules(inputs: rules.RuleInput[], actor: string) {
+    return rules.createRules(this.db, inputs, actor, new Date().toISOString());
+  }
+  runRules(face: Face) {
+    return rules.runRules(this.db, face, new Date().toISOString());
+  }
+  moveRuleToEnd(ruleKey: string, actor: string) {
+    return rules.moveRuleToEnd(this.db, ruleKey, actor, new Date().toISOString());
+  }
+  retireRule(ruleKey: string, actor: string) {
+    return rules.retireRule(this.db, ruleKey, actor, new Date().toISOString()) ?? null;
+  }
+  listExceptions(face: Face) {
+    return exceptions.listExceptions(this.db, face);
+  }
+  adjudicate(face: Face, aId: number, input: rules.RuleInput, actor: string) {
+    return exceptions.adjudicate(this.db, face, aId, input, actor, new Date().toISOString()) ?? null;
+  }
 
   // --- categories ---
+  taxonomy() {
+    return categories.taxonomy(this.db);
+  }
+  categoryTotals(face: Face) {
+    return books.listCategoryTotals(this.db, face);
+  }
+  createCategory(input: categories.NewCategory, actor: string) {
+    return categories.createCategory(this.db, input, actor, new Date().toISOString());
+  }
+  createCategories(inputs: categories.NewCategory[], actor: string) {
+    return categories.createCategories(this.db, inputs, actor, new Date().toISOString());
+  }
 
   // --- explanations ---
+  explain(face: Face, side: books.Side, srcId: number) {
+    return explainLine(this.db, face, side, srcId) ?? null;
+  }
 
   // --- sync: the request, then the watcher's steps ---
   async requestSync(tenant: string, actor: string): Promise<sync.SyncRequestOutcome> {
@@ -94,8 +147,12 @@ export class TenantLedger extends DurableObject<Env> {
   planSyncRun(requestId: number) {
     return sync.planSyncRun(this.db, requestId);
   }
+  /** Applies one page of the feed, then lets the rulebook decide the lines nobody has. */
   applyFeedPage(connectionId: number, page: FeedPage) {
-    return applyFeedPage(this.db, connectionId, page, new Date().toISOString());
+    const at = new Date().toISOString();
+    const outcome = applyFeedPage(this.db, connectionId, page, at);
+    const decidedByRules = outcome.replayed ? 0 : rules.runRules(this.db, null, at);
+    return { ...outcome, decidedByRules };
   }
   recordSyncRun(run: sync.SyncRunRecord) {
     return sync.recordSyncRun(this.db, run);

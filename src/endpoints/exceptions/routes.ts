@@ -1,0 +1,43 @@
+import { ApiError } from "../../errors";
+import { isRefusal } from "../../ledger/refusal";
+import { defineEndpoint } from "../define";
+import { adjudicateBody, adjudicateResponse, listExceptionsResponse } from "./schema";
+
+export const listExceptions = defineEndpoint({
+  operationId: "list_exceptions",
+  method: "get",
+  path: "/api/v1/exceptions",
+  tag: "exceptions",
+  summary: "List exceptions",
+  description:
+    "The lines nothing has explained: side-A lines in books or pending, on this face, with no category (no rule, no " +
+    "model, or a human put them back in the queue). Each is identified by its side-A id. Resolve one with adjudicate.",
+  credential: "read",
+  success: { status: 200, description: "The exceptions, newest first.", schema: listExceptionsResponse },
+  async handler({ ledger, face }) {
+    return { exceptions: await ledger.listExceptions(face) };
+  },
+});
+
+export const adjudicate = defineEndpoint({
+  operationId: "adjudicate",
+  method: "post",
+  path: "/api/v1/adjudicate",
+  tag: "exceptions",
+  summary: "Resolve an exception and mint its rule",
+  description:
+    "Decides one exception (a human judgement) and appends a rule revision born from it (`born_from_a_id`), as one atomic " +
+    "fact, so the same kind of line is decided by the rule from now on. The rule must match the line. 409 when the line " +
+    "is no exception (it has a category, or it is not in the books).",
+  credential: "write",
+  body: adjudicateBody,
+  success: { status: 200, description: "The op, the rule minted and the line as it now reads.", schema: adjudicateResponse },
+  errors: { 404: "The tenant holds no such line.", 409: "The line is no exception, or the rule does not match it." },
+  async handler({ ledger, face, body, caller }) {
+    const { a_id, ...rule } = body;
+    const outcome = await ledger.adjudicate(face, a_id, rule, caller.actor);
+    if (!outcome) throw ApiError.notFound(`This tenant holds no line A:${a_id}.`);
+    if (isRefusal(outcome)) throw ApiError.ledgerRefusal(outcome.refused);
+    return { op_seq: outcome.op_seq, rule: outcome.rule, row: (await ledger.row(face, "A", a_id))! };
+  },
+});

@@ -1,0 +1,69 @@
+import { ApiError } from "../../errors";
+import { isRefusal } from "../../ledger/refusal";
+import type { JudgementOutcome } from "../../ledger/judgements";
+import type { Call } from "../define";
+import { defineEndpoint } from "../define";
+import { lineParams } from "../transactions/schema";
+import { categorizeBody, judgementResponse, labelBody } from "./schema";
+
+/** The line after a judgement, or the ledger's refusal / a 404. */
+async function judged(call: Pick<Call<unknown, unknown, unknown>, "ledger" | "face">, side: "A" | "B", srcId: number, outcome: JudgementOutcome) {
+  if (outcome === undefined || outcome === null) throw ApiError.notFound(`This tenant holds no line ${side}:${srcId}.`);
+  if (isRefusal(outcome)) throw ApiError.ledgerRefusal(outcome.refused);
+  const row = await call.ledger.row(call.face, side, srcId);
+  return { op_seq: outcome.op_seq, row: row! };
+}
+
+export const categorize = defineEndpoint({
+  operationId: "categorize",
+  method: "post",
+  path: "/api/v1/categorize",
+  tag: "judgements",
+  summary: "Categorise a line",
+  description:
+    "Appends a human judgement to the op ledger: the line's category becomes `category` (`uncategorised` unsets it). " +
+    "Rules and the model never override it. A judgement on a pending or superseded line follows the line to its " +
+    "successor. Side B (archived twins) is refused by the ledger with 409.",
+  credential: "write",
+  body: categorizeBody,
+  success: { status: 200, description: "The op and the line as it now reads.", schema: judgementResponse },
+  errors: { 404: "The tenant holds no such line.", 409: "The ledger refuses judgements on side B." },
+  async handler(call) {
+    const { side, src_id, category } = call.body;
+    return judged(call, side, src_id, await call.ledger.categorize(call.face, side, src_id, category, call.caller.actor));
+  },
+});
+
+export const labelTransaction = defineEndpoint({
+  operationId: "label_transaction",
+  method: "post",
+  path: "/api/v1/transactions/{side}/{src_id}/label",
+  tag: "judgements",
+  summary: "Correct a line with a training label",
+  description:
+    "Writes a training label (the category the books should have given, an optional reason, the actor, and the old " +
+    "category as the ledger held it) and the set-category op as one atomic fact. Returns the op sequence number. " +
+    "The body may repeat `side` and `src_id`; they must agree with the path. 409 on side B.",
+  credential: "write",
+  params: lineParams,
+  body: labelBody,
+  success: { status: 200, description: "The op and the line as it now reads.", schema: judgementResponse },
+  errors: { 404: "The tenant holds no such line.", 409: "The ledger refuses judgements on side B." },
+  async handler(call) {
+    const { side, src_id } = call.params;
+    const mismatched = [
+      ...(call.body.side !== undefined && call.body.side !== side ? ["side"] : []),
+      ...(call.body.src_id !== undefined && call.body.src_id !== src_id ? ["src_id"] : []),
+    ];
+    if (mismatched.length > 0) {
+      throw new ApiError(
+        400,
+        "path_body_mismatch",
+        `The body names ${mismatched.join(" and ")} other than the path does; send the path's values or leave them out.`,
+        mismatched.map((field) => ({ field: `body.${field}`, message: `must equal the path's ${field}`, code: "path_body_mismatch" })),
+      );
+    }
+    const outcome = await call.ledger.label(call.face, side, src_id, { category: call.body.category, reason: call.body.reason ?? null }, call.caller.actor);
+    return judged(call, side, src_id, outcome);
+  },
+});

@@ -1,0 +1,89 @@
+import { z } from "@hono/zod-openapi";
+import { DEFAULT_PRIORITY, MATCH_KINDS, ruleProblems, type MatchKind } from "../../ledger/rules";
+
+export const BULK_CAP = 100;
+
+const matchKindSchema = z.enum(MATCH_KINDS as [MatchKind, ...MatchKind[]]).openapi({
+  description:
+    "`description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a " +
+    "JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); " +
+    "`amount_sign`: `in` (money in) or `out` (money out).",
+  example: "description_regex",
+});
+
+const ruleFields = {
+  rule_key: z.string().trim().min(1).max(100).openapi({ description: "Your name for the rule; an existing key gets a new revision.", example: "coffee-shops" }),
+  match_kind: matchKindSchema,
+  match_value: z.string().max(500).openapi({ description: "What to match, read by `match_kind`.", example: "^(SQ \\*)?BLUE BOTTLE" }),
+  category: z.string().trim().min(1).max(100).openapi({ description: "The category the rule decides.", example: "Meals" }),
+  priority: z
+    .number()
+    .int()
+    .min(-1_000_000_000)
+    .max(1_000_000_000)
+    .optional()
+    .openapi({ description: `Lower decides first; ties by key. Default ${DEFAULT_PRIORITY}.`, example: DEFAULT_PRIORITY }),
+};
+
+/** Adds every problem the rulebook would refuse (bad pattern, queue category) as a field issue. */
+function withRuleChecks<T extends z.ZodObject<typeof ruleFields>>(schema: T) {
+  return schema.superRefine((input, ctx) => {
+    for (const problem of ruleProblems(input)) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+  });
+}
+
+export const ruleInputSchema = withRuleChecks(z.object(ruleFields)).openapi("RuleInput");
+
+export const ruleSchema = z
+  .object({
+    rule_key: z.string().openapi({ example: "coffee-shops" }),
+    revision: z.number().int().openapi({ description: "1 for the first revision of a key; each change appends the next.", example: 2 }),
+    match_kind: matchKindSchema,
+    match_value: z.string().openapi({ example: "^(SQ \\*)?BLUE BOTTLE" }),
+    category: z.string().openapi({ example: "Meals" }),
+    priority: z.number().int().openapi({ description: "Lower decides first.", example: 100 }),
+    retired: z.boolean().openapi({ description: "True on a retiring revision: listed, decides nothing.", example: false }),
+    born_from_a_id: z.number().int().nullable().openapi({ description: "The exception an adjudication minted this rule from; null otherwise.", example: null }),
+    created_at: z.string().openapi({ description: "When this revision was appended.", example: "2026-11-22T15:04:05.000Z" }),
+  })
+  .openapi("Rule");
+
+export const listRulesResponse = z
+  .object({
+    rules: z.array(ruleSchema).openapi({
+      description: "The newest revision of every key, retired ones included, by priority descending (ties by key): the bottom row decides first.",
+    }),
+  })
+  .openapi("Rulebook");
+
+export const createRuleResponse = z
+  .object({
+    rule: ruleSchema,
+    decided: z.number().int().openapi({ description: "Undecided lines this rule decided at once.", example: 3 }),
+  })
+  .openapi("CreatedRule");
+
+export const createRulesBody = z.object({
+  rules: z.array(ruleInputSchema).min(1).max(BULK_CAP).openapi({ description: `1 to ${BULK_CAP} rules, appended in order.` }),
+});
+
+export const createRulesResponse = z
+  .object({ created: z.array(ruleSchema).openapi({ description: "The revisions appended, in order." }) })
+  .openapi("CreatedRules");
+
+export const runRulesResponse = z
+  .object({ decided: z.number().int().openapi({ description: "Lines decided by this run; a second run decides 0.", example: 12 }) })
+  .openapi("RulesRun");
+
+export const ruleKeyBody = z.object({
+  rule_key: z.string().trim().min(1).max(100).openapi({ description: "A key as list_rules shows it.", example: "coffee-shops" }),
+});
+
+export const moveRuleResponse = z
+  .object({
+    rule: ruleSchema,
+    moved: z.boolean().openapi({ description: "False when the rule already decided first: nothing was appended.", example: true }),
+  })
+  .openapi("MovedRule");
+
+export const retireRuleResponse = z.object({ rule: ruleSchema }).openapi("RetiredRule");

@@ -1,0 +1,48 @@
+/**
+ * Exceptions: side-A lines in books or pending, on the face, that nothing has given a
+ * category. Adjudicating one decides it and mints the rule that would have, as one fact.
+ */
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { findRow, onFace, rowColumns, toRow, type Row } from "./books";
+import type { LedgerDb } from "./db";
+import type { Face } from "./face";
+import { categoryValue, judge } from "./judgements";
+import { refuse, type Refusal } from "./refusal";
+import { appendRevision, fromInput, matcherOf, type Rule, type RuleInput } from "./rules";
+import { cRows } from "./schema";
+
+export type ExceptionRow = Row & { a_id: number };
+
+export function listExceptions(db: LedgerDb, face: Face): ExceptionRow[] {
+  return db
+    .select(rowColumns)
+    .from(cRows)
+    .where(and(onFace(face), eq(cRows.side, "A"), inArray(cRows.state, ["in books", "pending"]), isNull(cRows.category)))
+    .orderBy(desc(cRows.postedOn), desc(cRows.srcId))
+    .all()
+    .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
+}
+
+export type AdjudicateOutcome = { op_seq: number; rule: Rule } | Refusal | undefined;
+
+/**
+ * Resolves one exception: the human judgement and the rule revision it mints
+ * (`born_from_a_id` = the line). The line must be an exception, and the rule must match
+ * the line it is born from. Undefined when the face holds no such line.
+ */
+export function adjudicate(db: LedgerDb, face: Face, aId: number, input: RuleInput, actor: string, at: string): AdjudicateOutcome {
+  return db.transaction((tx) => {
+    const row = findRow(tx, face, "A", aId);
+    if (!row) return undefined;
+    if (row.state !== "in books" && row.state !== "pending") {
+      return refuse(`A:${aId} is no exception: it is ${row.state}, not in the books`);
+    }
+    if (row.category !== "uncategorised") return refuse(`A:${aId} is no exception: it already has category "${row.category}"`);
+    const rule = fromInput(input, aId);
+    if (!matcherOf(rule)({ aId, description: row.description, amountCents: row.amount_cents })) {
+      return refuse(`rule "${input.rule_key}" does not match A:${aId}, the line it would be born from`);
+    }
+    const opSeq = judge(tx, aId, categoryValue(input.category), actor, "adjudicate", at);
+    return { op_seq: opSeq, rule: appendRevision(tx, rule, actor, at) };
+  });
+}

@@ -1,0 +1,279 @@
+/**
+ * The versioned rulebook (DECISIONS.md, "Categories and decisions").
+ *
+ * Every change appends a revision; the newest revision of a key is the rule as it
+ * stands. Live rules decide in order of priority (lower first), ties by key; a retired
+ * rule stays listed and decides nothing. Rules decide only lines nobody has decided:
+ * side-A lines in books or pending with no decision fact at all, so a human judgement
+ * (even one that put the line back in the queue) is never overridden.
+ */
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { isSafePattern } from "redos-detector";
+import { onFace } from "./books";
+import type { LedgerDb, LedgerHandle } from "./db";
+import type { Face } from "./face";
+import { isQueueLabel } from "./queue-label";
+import { cRows, decisions, ruleRevisions } from "./schema";
+
+export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
+export const MATCH_KINDS: readonly MatchKind[] = ["description_exact", "description_regex", "amount_sign"];
+export const DEFAULT_PRIORITY = 100;
+export const MAX_PATTERN_LENGTH = 200;
+
+export interface RuleInput {
+  rule_key: string;
+  match_kind: MatchKind;
+  match_value: string;
+  category: string;
+  priority?: number;
+}
+
+export interface Rule {
+  rule_key: string;
+  revision: number;
+  match_kind: MatchKind;
+  match_value: string;
+  category: string;
+  priority: number;
+  retired: boolean;
+  born_from_a_id: number | null;
+  actor: string;
+  created_at: string;
+}
+
+/** A line as the rules see it. */
+export interface Candidate {
+  aId: number;
+  description: string;
+  amountCents: number;
+}
+
+// --- matching ---
+
+/** Descriptions compare whole, case-insensitively, after trimming and folding inner whitespace. */
+export function foldDescription(text: string): string {
+  return text.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/**
+ * Why a match value is refused before anything is written (a 400), or null.
+ * A regex must parse as a JavaScript pattern and be proven free of catastrophic
+ * backtracking by redos-detector; the proof itself is bounded in steps and time.
+ */
+export function matchProblem(kind: MatchKind, value: string): string | null {
+  if (kind === "amount_sign") return value === "in" || value === "out" ? null : 'amount_sign takes "in" (money in) or "out" (money out)';
+  if (value.trim() === "") return "the match value is empty";
+  if (kind === "description_exact") return null;
+  if (value.length > MAX_PATTERN_LENGTH) return `a pattern is at most ${MAX_PATTERN_LENGTH} characters`;
+  try {
+    new RegExp(value, "i");
+  } catch (error) {
+    return `the pattern is malformed: ${(error as Error).message}`;
+  }
+  const verdict = isSafePattern(value, { caseInsensitive: true, timeout: 250, maxSteps: 20_000 });
+  if (!verdict.safe) {
+    return verdict.error === "timedOut" || verdict.error === "hitMaxSteps"
+      ? "the pattern is too complex to prove safe from catastrophic backtracking; simplify it"
+      : "the pattern can backtrack catastrophically (nested or overlapping repetition); rewrite it";
+  }
+  return null;
+}
+
+/** Why a whole rule input is refused before anything is written, per field, or none. */
+export function ruleProblems(input: RuleInput): { field: keyof RuleInput; message: string }[] {
+  const problems: { field: keyof RuleInput; message: string }[] = [];
+  const match = matchProblem(input.match_kind, input.match_value);
+  if (match) problems.push({ field: "match_value", message: match });
+  if (isQueueLabel(input.category)) problems.push({ field: "category", message: "a rule cannot decide the queue; name a category" });
+  else if (input.category.trim() === "") problems.push({ field: "category", message: "a rule needs a category" });
+  return problems;
+}
+
+export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line: Candidate) => boolean {
+  switch (rule.match_kind) {
+    case "description_exact": {
+      const wanted = foldDescription(rule.match_value);
+      return (line) => foldDescription(line.description) === wanted;
+    }
+    case "description_regex": {
+      const pattern = new RegExp(rule.match_value, "i");
+      return (line) => pattern.test(line.description);
+    }
+    case "amount_sign":
+      return rule.match_value === "in" ? (line) => line.amountCents > 0 : (line) => line.amountCents < 0;
+  }
+}
+
+// --- the rulebook ---
+
+function toRule(r: typeof ruleRevisions.$inferSelect): Rule {
+  return {
+    rule_key: r.ruleKey,
+    revision: r.revision,
+    match_kind: r.matchKind,
+    match_value: r.matchValue,
+    category: r.category,
+    priority: r.priority,
+    retired: r.retired,
+    born_from_a_id: r.bornFromAId,
+    actor: r.actor,
+    created_at: r.createdAt,
+  };
+}
+
+/** The newest revision of every key, retired ones included. */
+export function standingRules(db: LedgerHandle): Rule[] {
+  const newest = db.select({ id: sql<number>`max(${ruleRevisions.id})` }).from(ruleRevisions).groupBy(ruleRevisions.ruleKey);
+  return db.select().from(ruleRevisions).where(inArray(ruleRevisions.id, newest)).all().map(toRule);
+}
+
+export function findRule(db: LedgerHandle, ruleKey: string): Rule | undefined {
+  const r = db.select().from(ruleRevisions).where(eq(ruleRevisions.ruleKey, ruleKey)).orderBy(desc(ruleRevisions.revision)).limit(1).get();
+  return r ? toRule(r) : undefined;
+}
+
+/** Live rules in the order they decide: priority ascending, ties by key. */
+export function decisionOrder(rules: Rule[]): Rule[] {
+  return rules.filter((r) => !r.retired).sort((a, b) => a.priority - b.priority || compareKeys(a.rule_key, b.rule_key));
+}
+
+/** The listing: priority descending, ties by key descending, so the bottom row decides first. */
+export function listingOrder(rules: Rule[]): Rule[] {
+  return [...rules].sort((a, b) => b.priority - a.priority || compareKeys(b.rule_key, a.rule_key));
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Appends the next revision of a key (the first for a new key). */
+export function appendRevision(
+  db: LedgerHandle,
+  rule: Omit<Rule, "revision" | "created_at" | "actor">,
+  actor: string,
+  at: string,
+): Rule {
+  const previous = findRule(db, rule.rule_key);
+  const row = db
+    .insert(ruleRevisions)
+    .values({
+      ruleKey: rule.rule_key,
+      revision: (previous?.revision ?? 0) + 1,
+      matchKind: rule.match_kind,
+      matchValue: rule.match_value,
+      category: rule.category.trim(),
+      priority: rule.priority,
+      retired: rule.retired,
+      bornFromAId: rule.born_from_a_id,
+      actor,
+      createdAt: at,
+    })
+    .returning()
+    .get();
+  return toRule(row);
+}
+
+// --- deciding lines ---
+
+/** Side-A lines in books or pending that no decision has touched (on the face, if given). */
+export function undecidedLines(db: LedgerHandle, face: Face | null): Candidate[] {
+  return db
+    .select({ aId: cRows.srcId, description: cRows.description, amountCents: cRows.amountCents })
+    .from(cRows)
+    .where(
+      and(
+        eq(cRows.side, "A"),
+        inArray(cRows.state, ["in books", "pending"]),
+        face ? onFace(face) : undefined,
+        sql`not exists (select 1 from ${decisions} where ${decisions.aId} = ${cRows.srcId})`,
+      ),
+    )
+    .all();
+}
+
+/** Decides each line by the first live rule that matches it; returns how many were decided. */
+export function decideByRules(db: LedgerHandle, lines: Candidate[], rules: Rule[], at: string): number {
+  const ordered = decisionOrder(rules).map((rule) => ({ rule, matches: matcherOf(rule) }));
+  let decided = 0;
+  for (const line of lines) {
+    const hit = ordered.find((r) => r.matches(line));
+    if (!hit) continue;
+    db.insert(decisions)
+      .values({
+        aId: line.aId,
+        category: hit.rule.category,
+        engine: "rule",
+        ruleKey: hit.rule.rule_key,
+        ruleRevision: hit.rule.revision,
+        decidedAt: at,
+        recordedAt: at,
+      })
+      .run();
+    decided++;
+  }
+  return decided;
+}
+
+/** run-rules: every live rule over the undecided lines. A second run decides 0. */
+export function runRules(db: LedgerDb, face: Face | null, at: string): number {
+  return db.transaction((tx) => decideByRules(tx, undecidedLines(tx, face), standingRules(tx), at));
+}
+
+/**
+ * create-rule: appends the revision, then decides every undecided line it matches (each
+ * by the whole rulebook's order, so a rule that decides first still wins).
+ */
+export function createRule(db: LedgerDb, input: RuleInput, actor: string, at: string, face: Face | null) {
+  return db.transaction((tx) => {
+    const rule = appendRevision(tx, fromInput(input, null), actor, at);
+    const matches = matcherOf(rule);
+    const decided = decideByRules(tx, undecidedLines(tx, face).filter(matches), standingRules(tx), at);
+    return { rule, decided };
+  });
+}
+
+/** create-rules: appends each row in order; deciding waits for the next run-rules. */
+export function createRules(db: LedgerDb, inputs: RuleInput[], actor: string, at: string): Rule[] {
+  return db.transaction((tx) => inputs.map((input) => appendRevision(tx, fromInput(input, null), actor, at)));
+}
+
+export function fromInput(input: RuleInput, bornFromAId: number | null): Omit<Rule, "revision" | "created_at" | "actor"> {
+  return {
+    rule_key: input.rule_key,
+    match_kind: input.match_kind,
+    match_value: input.match_value,
+    category: input.category,
+    priority: input.priority ?? DEFAULT_PRIORITY,
+    retired: false,
+    born_from_a_id: bornFromAId,
+  };
+}
+
+export type MoveOutcome = { found: false } | { found: true; moved: boolean; rule: Rule; retired?: true };
+
+/**
+ * move-rule-to-end: a revision with a priority strictly below every other live rule's,
+ * so the rule lands at the end of the listing and decides first. A rule that already
+ * decides first appends nothing. Decided lines stay as they are.
+ */
+export function moveRuleToEnd(db: LedgerDb, ruleKey: string, actor: string, at: string): MoveOutcome {
+  return db.transaction((tx) => {
+    const rule = findRule(tx, ruleKey);
+    if (!rule) return { found: false };
+    if (rule.retired) return { found: true, moved: false, rule, retired: true };
+    const live = decisionOrder(standingRules(tx));
+    if (live[0]?.rule_key === ruleKey) return { found: true, moved: false, rule };
+    const lowest = Math.min(...live.filter((r) => r.rule_key !== ruleKey).map((r) => r.priority));
+    const moved = appendRevision(tx, { ...rule, priority: lowest - 1 }, actor, at);
+    return { found: true, moved: true, rule: moved };
+  });
+}
+
+/** retire-rule: a revision with `retired: true`; a retired rule appends nothing more. */
+export function retireRule(db: LedgerDb, ruleKey: string, actor: string, at: string): Rule | undefined {
+  return db.transaction((tx) => {
+    const rule = findRule(tx, ruleKey);
+    if (!rule || rule.retired) return rule;
+    return appendRevision(tx, { ...rule, retired: true }, actor, at);
+  });
+}
