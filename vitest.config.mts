@@ -14,6 +14,8 @@ export default defineConfig(async () => {
             // Small pages so every sync in the suite exercises `has_more` paging.
             SANDBOX_BANK_PAGE_SIZE: "3",
             TEST_MIGRATIONS: migrations,
+            // The property tests' seed: fixed, so a failure reproduces; set it to explore others.
+            PROPERTY_SEED: process.env.PROPERTY_SEED ?? "20261122",
           },
         },
       }),

@@ -2,5 +2,7 @@ declare namespace Cloudflare {
   interface Env {
     /** The D1 migrations, read by vitest.config.mts and applied by test/apply-migrations.ts. */
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** The property tests' fast-check seed (vitest.config.mts). */
+    PROPERTY_SEED: string;
   }
 }

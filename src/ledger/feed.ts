@@ -79,6 +79,8 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
     }
     for (const txn of page.modified) {
       const current = currentLine(tx, txn.transaction_id);
+      // A transaction whose line already posted under another id is over: the change is stale.
+      if (current && isSuperseded(tx, current.id)) continue;
       const id = addLine(tx, txn, current ? "modified" : "added", pageId, at);
       if (current) {
         supersede(tx, current.id, id, pageId, at);

@@ -25,6 +25,7 @@ export function carryJudgement(tx: LedgerTx, fromAId: number, toAId: number, at:
       category: judgement.category,
       engine: "human",
       actor: judgement.actor,
+      op: judgement.op,
       carriedFromAId: fromAId,
       decidedAt: judgement.decidedAt,
       recordedAt: at,

@@ -148,6 +148,9 @@ describe("applying feed pages", () => {
       const states = Object.fromEntries(listRows(db, face, {}, 1, 10).rows.map((r) => [r.description, r.state]));
       // q was never pending: naming it does not supersede it.
       expect(states).toEqual({ "LINE p": "superseded", "LINE p2": "in books", "LINE q": "in books", "LINE q2": "in books" });
+      // A modification of the pending transaction after it posted is stale: nothing changes.
+      expect(applyFeedPage(db, connection, page("2", "3", { modified: [line("p", { amount: 99 })] }), AT)).toMatchObject({ added: 0, modified: 0 });
+      expect(listRows(db, face, {}, 1, 10).rows).toHaveLength(4);
     });
   });
 });
