@@ -200,3 +200,37 @@ describe("explain_transaction", () => {
     expect((await createApp().request(url, init, { ...env, WHY_READ: "on" })).status).toBe(200);
   });
 });
+
+describe("explain_transaction for rule decisions", () => {
+  it("cites the rule and the revision that decided each line, until a human decides", async () => {
+    const t = await createTenant();
+    await deliver(t.tenant, { accounts: [CHECKING], added: [txn("r1", { name: "FUEL STOP 12" })] });
+    await syncNow(t);
+    const rule = { rule_key: "fuel", match_kind: "description_regex", match_value: "^fuel", category: "Vehicle" };
+    expect((await api(rw(t), "/api/v1/create-rule", { method: "POST", body: rule })).body.decided).toBe(1);
+    const first = (await api(rw(t), "/api/v1/transactions?q=STOP%2012")).body.rows[0];
+    const firstWhy = await why(t, "A", first.src_id);
+    expect(firstWhy.body).toMatchObject({
+      engine: "rule",
+      citations: [{ kind: "rule", rule_key: "fuel", revision: 1, category: "Vehicle" }],
+      defect: "",
+      sentence: `A:${first.src_id} is Vehicle by rule fuel (revision 1).`,
+    });
+
+    // A second revision decides the lines that arrive after it; the first line keeps citing revision 1.
+    await api(rw(t), "/api/v1/create-rule", { method: "POST", body: { ...rule, category: "Fuel" } });
+    await deliver(t.tenant, { added: [txn("r2", { name: "FUEL STOP 99" }), txn("r1", { name: "FUEL STOP 12" })] });
+    await syncNow(t);
+    const second = (await api(rw(t), "/api/v1/transactions?q=STOP%2099")).body.rows[0];
+    expect((await why(t, "A", second.src_id)).body.citations).toEqual([{ kind: "rule", rule_key: "fuel", revision: 2, category: "Fuel" }]);
+    expect((await why(t, "A", first.src_id)).body.citations[0].revision).toBe(1);
+
+    // The B twin of a rule-decided line cites the same rule.
+    const twin = (await api(rw(t), "/api/v1/transactions?q=STOP%2012")).body.rows.find((r: any) => r.side === "B");
+    expect((await why(t, "B", twin.src_id)).body).toMatchObject({ engine: "rule", citations: [{ kind: "rule", rule_key: "fuel", revision: 1 }] });
+
+    // A human judgement takes over.
+    await api(rw(t), "/api/v1/categorize", { method: "POST", body: { side: "A", src_id: first.src_id, category: "Travel" } });
+    expect((await why(t, "A", first.src_id)).body).toMatchObject({ engine: "human", citations: [{ kind: "human", category: "Travel", op: "categorize" }] });
+  });
+});
