@@ -3,9 +3,8 @@
  * the watcher, the ledger and the reads. One feed carries a pending line that posts, a
  * modification, a removal and a duplicate arrival.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
+import { api, CHECKING, createTenant, deliver, judge, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 const SAVINGS = { account_id: "acc_savings", name: "Savings", mask: "0077", type: "depository", subtype: "savings" };
 
@@ -36,8 +35,7 @@ describe("a feed with every kind of change", () => {
 
     // A bookkeeper judges the pending line before it posts.
     const pending = (await api(rw(t), "/api/v1/transactions?q=PENDING")).body.rows[0];
-    const ledger = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
-    await ledger.recordJudgement(pending.src_id, "Meals", `human:${t.tenant}`);
+    await judge(t, pending.src_id, "Meals");
 
     await deliver(t.tenant, {
       added: [

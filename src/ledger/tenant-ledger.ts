@@ -16,7 +16,6 @@ import { applyFeedPage } from "./feed";
 import * as exceptions from "./exceptions";
 import { explainLine } from "./explain";
 import * as judgements from "./judgements";
-import { recordHumanJudgement } from "./judgements";
 import * as rules from "./rules";
 import * as schema from "./schema";
 import * as sync from "./sync";
@@ -61,11 +60,6 @@ export class TenantLedger extends DurableObject<Env> {
   }
   syncHistory(limit: number) {
     return sync.listSyncRuns(this.db, limit);
-  }
-
-  // --- judgements ---
-  recordJudgement(aId: number, category: string, actor: string) {
-    return recordHumanJudgement(this.db, aId, category, actor, new Date().toISOString());
   }
 
   // --- rules and exceptions ---

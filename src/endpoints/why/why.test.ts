@@ -6,7 +6,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, BASE, CHECKING, createTenant, deliver, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { createApp } from "../../app";
 import { createCategory } from "../../ledger/categories";
 import type { TenantLedger } from "../../ledger/tenant-ledger";
@@ -53,12 +53,12 @@ describe("explain_transaction", () => {
       createCategory(instance.db, { name: "Owner Draw", header: "draw" }, actor, new Date().toISOString());
     });
     judgedBefore = new Date().toISOString();
-    await ledger.recordJudgement(ids["JUDGED BAKERY"]!, "Supplies", actor);
-    await ledger.recordJudgement(ids["UNSET LATER"]!, "Meals", actor);
-    await ledger.recordJudgement(ids["UNSET LATER"]!, "uncategorised", actor);
-    await ledger.recordJudgement(ids["PENDING CAFE"]!, "Meals", actor);
-    await ledger.recordJudgement(ids["ATM WITHDRAWAL"]!, "owner draw", actor);
-    await ledger.recordJudgement(ids["RENT NOVEMBER"]!, "Rent", actor);
+    await judge(t, ids["JUDGED BAKERY"]!, "Supplies");
+    await judge(t, ids["UNSET LATER"]!, "Meals");
+    await judge(t, ids["UNSET LATER"]!, "uncategorised");
+    await judge(t, ids["PENDING CAFE"]!, "Meals");
+    await judge(t, ids["ATM WITHDRAWAL"]!, "owner draw");
+    await judge(t, ids["RENT NOVEMBER"]!, "Rent");
     judgedAfter = new Date().toISOString();
 
     // The pending line posts, and the rent arrives a second time (its archived twin).
