@@ -19,6 +19,8 @@ export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
 export const MATCH_KINDS: readonly MatchKind[] = ["description_exact", "description_regex", "amount_sign"];
 export const DEFAULT_PRIORITY = 100;
 export const MAX_PATTERN_LENGTH = 200;
+/** A regex rule reads at most this much of a description, so matching work stays bounded. */
+export const MAX_MATCHED_LENGTH = 1_000;
 
 export interface RuleInput {
   rule_key: string;
@@ -97,7 +99,7 @@ export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line
     }
     case "description_regex": {
       const pattern = new RegExp(rule.match_value, "i");
-      return (line) => pattern.test(line.description);
+      return (line) => pattern.test(line.description.slice(0, MAX_MATCHED_LENGTH));
     }
     case "amount_sign":
       return rule.match_value === "in" ? (line) => line.amountCents > 0 : (line) => line.amountCents < 0;

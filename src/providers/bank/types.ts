@@ -18,8 +18,9 @@ export const providerTransactionSchema = z
       .openapi({ description: "Aggregator sign: positive = money out.", example: 12.5 }),
     date: isoDate.openapi({ description: "The posting date (or the pending date).", example: "2026-11-20" }),
     authorized_date: isoDate.nullish(),
-    name: z.string().max(1000).openapi({ description: "The description as the bank prints it.", example: "SQ *BLUE BOTTLE 1234" }),
-    merchant_name: z.string().max(1000).nullish(),
+    // Generous: a bank's long description must never make a page unreadable.
+    name: z.string().max(20_000).openapi({ description: "The description as the bank prints it.", example: "SQ *BLUE BOTTLE 1234" }),
+    merchant_name: z.string().max(20_000).nullish(),
     pending: z.boolean().optional(),
     pending_transaction_id: z.string().max(200).nullish(),
     iso_currency_code: z.string().max(10).nullish(),
