@@ -3,6 +3,7 @@ import m0000 from './0000_feed.sql';
 import m0001 from './0001_append_only_and_relation_c.sql';
 import m0002 from './0002_rulebook_labels_taxonomy.sql';
 import m0003 from './0003_append_only_and_headers.sql';
+import m0004 from './0004_duh_band_floor.sql';
 
   export default {
     journal,
@@ -10,7 +11,8 @@ import m0003 from './0003_append_only_and_headers.sql';
       m0000,
 m0001,
 m0002,
-m0003
+m0003,
+m0004
     }
   }
   

@@ -32,6 +32,7 @@ function decision(fields: Partial<Decision>): Decision {
     ruleRevision: null,
     modelVersion: null,
     confidence: null,
+    bandFloorPpm: null,
     carriedFromAId: null,
     decidedAt: AT,
     recordedAt: AT,
@@ -185,5 +186,15 @@ describe("renderDefect", () => {
     expect(renderDefect(A12, decision({ engine: "rule", seq: 41 }), "in books")).toBe(
       "The latest decision on A:12 (op 41, engine rule) records no evidence that can be cited.",
     );
+  });
+});
+
+describe("the duh band's floor", () => {
+  it("is the one stored on the decision, which wins over the one passed in", () => {
+    const d = decision({ engine: "model", category: "Meals", actor: null, modelVersion: "nb1-10-abc", confidence: 970_000, bandFloorPpm: 950_000 });
+    expect(modelCitations(d, 0.99)).toEqual([
+      { kind: "model", model_version: "nb1-10-abc", confidence: 0.97, category: "Meals" },
+      { kind: "duh_band", floor: 0.95 },
+    ]);
   });
 });

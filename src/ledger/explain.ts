@@ -120,12 +120,17 @@ export function humanCitation(d: Decision): HumanCitation[] {
   ];
 }
 
-/** The model's citation and, when its confidence reaches the duh band's floor, the band's. */
+/**
+ * The model's citation and, when its confidence reaches the duh band's floor, the band's.
+ * The floor is the one stored on the decision (in force when the model decided); the
+ * argument serves only decisions that carry none.
+ */
 export function modelCitations(d: Decision, duhBandFloor: number | null = null): (ModelCitation | DuhBandCitation)[] {
   const confidence = confidenceOf(d.confidence);
   if (d.engine !== "model" || d.modelVersion === null || confidence === null || d.category === null) return [];
   const model: ModelCitation = { kind: "model", model_version: d.modelVersion, confidence, category: d.category };
-  return duhBandFloor !== null && confidence >= duhBandFloor ? [model, { kind: "duh_band", floor: duhBandFloor }] : [model];
+  const floor = confidenceOf(d.bandFloorPpm) ?? duhBandFloor;
+  return floor !== null && confidence >= floor ? [model, { kind: "duh_band", floor }] : [model];
 }
 
 export function tailCitation(d: Decision): TailCitation[] {

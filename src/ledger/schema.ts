@@ -127,6 +127,8 @@ export const decisions = sqliteTable(
     ruleRevision: integer("rule_revision"),
     modelVersion: text("model_version"),
     confidence: integer("confidence_ppm"),
+    /** The duh band's floor (ppm) in force when the local model decided. */
+    bandFloorPpm: integer("band_floor_ppm"),
     /** Set when a human judgement followed the line from a superseded predecessor. */
     carriedFromAId: integer("carried_from_a_id"),
     /** When the judgement was made (for a carried one: when it was first made). */

@@ -1,0 +1,1 @@
+ALTER TABLE `decisions` ADD `band_floor_ppm` integer;
