@@ -15,6 +15,15 @@ declare global {
       TAXONOMY_READ: string;
       CATEGORY_VERBS: string;
       WHY_READ: string;
+      /** The local model's confidence floor (0..1): at or above it the model decides a line. */
+      DUH_BAND_FLOOR: string;
+      /** The tail: a chat-completions API. Unset base URL, model or key = no tail calls. */
+      MODEL_API_BASE_URL: string;
+      MODEL_NAME: string;
+      MODEL_PRICE_INPUT_MILLICENTS_PER_MTOK: string;
+      MODEL_PRICE_OUTPUT_MILLICENTS_PER_MTOK: string;
+      /** Secret: the tail's API key. */
+      MODEL_API_KEY?: string;
       /** Secrets: the aggregator's client credentials. */
       AGGREGATOR_CLIENT_ID?: string;
       AGGREGATOR_SECRET?: string;
@@ -34,6 +43,11 @@ export interface SyncMessage {
 /** A deployment switch: anything but `off` is on (they default to on). */
 export function switchOn(value: string | undefined): boolean {
   return value !== "off";
+}
+
+/** The tenant's own Durable Object, which holds its ledger. */
+export function ledgerOf(env: Env, tenant: string): DurableObjectStub<TenantLedger> {
+  return env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(tenant));
 }
 
 export function sandboxOn(env: Pick<Env, "SANDBOX">): boolean {

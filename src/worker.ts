@@ -2,6 +2,8 @@
 import { createApp } from "./app";
 import { purgeSessions } from "./auth/sessions";
 import type { Env, SyncMessage } from "./env";
+import { tenantIds } from "./auth/tenants";
+import { sendToTail, type TailClient } from "./sync/tail";
 import { handleSyncBatch } from "./sync/watcher";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
@@ -20,7 +22,19 @@ export default {
   },
 } satisfies ExportedHandler<Env, SyncMessage>;
 
-/** The daily cron's work. The parity verdicts join it in a later issue. */
-export async function dailyRun(env: Env, now: Date): Promise<{ sessionsPurged: number }> {
-  return { sessionsPurged: await purgeSessions(env.INDEX_DB, now) };
+/**
+ * The daily cron's work: the tail's batch run (lines deferred at or over a tenant's cap,
+ * or while no cap is known) and forgetting ended sessions. The parity verdicts join it
+ * in a later issue.
+ */
+export async function dailyRun(env: Env, now: Date, tail?: TailClient | null): Promise<{ sessionsPurged: number; tailCalls: number }> {
+  let tailCalls = 0;
+  for (const tenant of await tenantIds(env.INDEX_DB)) {
+    try {
+      tailCalls += (await sendToTail(env, tenant, { now, batch: true, client: tail })).calls;
+    } catch (error) {
+      console.error(`the daily tail batch failed for ${tenant}; its lines wait for tomorrow:`, error);
+    }
+  }
+  return { sessionsPurged: await purgeSessions(env.INDEX_DB, now), tailCalls };
 }

@@ -4,6 +4,8 @@ import m0001 from './0001_append_only_and_relation_c.sql';
 import m0002 from './0002_rulebook_labels_taxonomy.sql';
 import m0003 from './0003_append_only_and_headers.sql';
 import m0004 from './0004_duh_band_floor.sql';
+import m0005 from './0005_tail_asks.sql';
+import m0006 from './0006_tail_asks_append_only.sql';
 
   export default {
     journal,
@@ -12,7 +14,9 @@ import m0004 from './0004_duh_band_floor.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005,
+m0006
     }
   }
   

@@ -41,6 +41,10 @@ export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<
   if (inserted.length === 0) throw new ApiError(409, "tenant_taken", `The tenant name "${input.tenant}" is taken.`);
 }
 
+export async function tenantIds(d1: D1Database): Promise<string[]> {
+  return (await drizzle(d1).select({ id: tenants.id }).from(tenants).orderBy(tenants.id)).map((t) => t.id);
+}
+
 export async function findTenant(d1: D1Database, tenantId: string): Promise<TenantRecord | undefined> {
   return drizzle(d1).select().from(tenants).where(eq(tenants.id, tenantId)).get();
 }

@@ -7,7 +7,7 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
-import type { Env } from "../env";
+import { ledgerOf, type Env } from "../env";
 import { faceFor, type Face } from "../ledger/face";
 import type { TenantLedger } from "../ledger/tenant-ledger";
 import { problemSchema } from "./shared";
@@ -113,7 +113,7 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
     const call = {
       caller,
       env: c.env,
-      ledger: c.env.TENANT_LEDGER.get(c.env.TENANT_LEDGER.idFromName(caller.tenant.id)),
+      ledger: ledgerOf(c.env, caller.tenant.id),
       face: faceFor(caller.tenant, now),
       now,
       params: spec.params ? valid("param") : undefined,

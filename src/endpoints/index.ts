@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
+import { getMeter } from "./meter/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -42,4 +43,6 @@ export const endpoints: readonly Endpoint[] = [
   createCategories,
   // Explanations.
   explainTransaction,
+  // The cost meter.
+  getMeter,
 ];

@@ -2,7 +2,7 @@
  * D1: the cross-tenant indexes. Tenants and their credentials live here so that a
  * request can be authenticated before it is routed to the tenant's own object.
  */
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const tenants = sqliteTable("tenants", {
   /** The tenant's slug, `[a-z0-9-]{3,40}`. */
@@ -65,3 +65,26 @@ export const sandboxBankChanges = sqliteTable(
   },
   (t) => [index("sandbox_bank_changes_tenant").on(t.tenantId, t.seq)],
 );
+
+/** The cost meter: one row per tenant and calendar month (America/Chicago). */
+export const meterMonths = sqliteTable(
+  "meter_months",
+  {
+    tenantId: text("tenant_id").notNull(),
+    /** `YYYY-MM`. */
+    month: text("month").notNull(),
+    calls: integer("calls").notNull().default(0),
+    millicents: integer("millicents").notNull().default(0),
+    unpricedCalls: integer("unpriced_calls").notNull().default(0),
+    linesResolvedLocal: integer("lines_resolved_local").notNull().default(0),
+    linesSentToApi: integer("lines_sent_to_api").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
+);
+
+/** A tenant's own monthly cap, overriding its tier's (set by an operator). */
+export const meterCaps = sqliteTable("meter_caps", {
+  tenantId: text("tenant_id").primaryKey(),
+  capMillicentsMonth: integer("cap_millicents_month").notNull(),
+  setAt: text("set_at").notNull(),
+});

@@ -202,6 +202,24 @@ export const categoryEntries = sqliteTable(
   (t) => [index("category_entries_key").on(t.catKey, t.id)],
 );
 
+/**
+ * Lines sent to the external model (the tail) and what it answered. A line is asked once:
+ * an abstention (null answer) is remembered here, not as a decision, so a rule or a
+ * person can still decide the line later.
+ */
+export const tailAsks = sqliteTable(
+  "tail_asks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    model: text("model").notNull(),
+    /** The category it answered, or null for an abstention. */
+    answer: text("answer"),
+    askedAt: text("asked_at").notNull(),
+  },
+  (t) => [index("tail_asks_line").on(t.aId)],
+);
+
 /** A request that the watcher pull the bank feed. */
 export const syncRequests = sqliteTable("sync_requests", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -231,7 +249,7 @@ export const syncRuns = sqliteTable(
   (t) => [index("sync_runs_request").on(t.requestId)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001 and 0003). */
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003 and 0006). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
@@ -246,6 +264,7 @@ export const APPEND_ONLY_TABLES = [
   "labels",
   "headers",
   "category_entries",
+  "tail_asks",
 ] as const;
 
 /**

@@ -16,7 +16,9 @@ import { applyFeedPage } from "./feed";
 import * as exceptions from "./exceptions";
 import { explainLine } from "./explain";
 import * as judgements from "./judgements";
+import * as localModel from "./local-model";
 import * as rules from "./rules";
+import * as tail from "./tail";
 import * as schema from "./schema";
 import * as sync from "./sync";
 
@@ -141,12 +143,36 @@ export class TenantLedger extends DurableObject<Env> {
   planSyncRun(requestId: number) {
     return sync.planSyncRun(this.db, requestId);
   }
-  /** Applies one page of the feed, then lets the rulebook decide the lines nobody has. */
+  /**
+   * Applies one page of the feed; then the rulebook, then the local model decide the
+   * lines nobody has (the tail comes after, from the watcher).
+   */
   applyFeedPage(connectionId: number, page: FeedPage) {
     const at = new Date().toISOString();
     const outcome = applyFeedPage(this.db, connectionId, page, at);
-    const decidedByRules = outcome.replayed ? 0 : rules.runRules(this.db, null, at);
-    return { ...outcome, decidedByRules };
+    if (outcome.replayed) return { ...outcome, decidedByRules: 0, decidedByModel: 0 };
+    const decidedByRules = rules.runRules(this.db, null, at);
+    return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at) };
+  }
+
+  // --- the local model and the tail ---
+  /** The model trained on the ledger's evidence, kept while the evidence is unchanged. */
+  private trained: localModel.TrainedModel | undefined;
+
+  private decideByModel(at: string): number {
+    this.trained = localModel.currentModel(this.db, this.trained);
+    const model = this.trained.model;
+    return this.db.transaction((tx) => localModel.decideByModel(tx, model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at));
+  }
+  modelVersion() {
+    this.trained = localModel.currentModel(this.db, this.trained);
+    return { version: this.trained.model.version, examples: this.trained.model.size };
+  }
+  tailWork(limit: number) {
+    return { categories: tail.tenantCategories(this.db), lines: tail.tailCandidates(this.db, limit) };
+  }
+  recordTailAnswers(answers: { aId: number; answer: string | null }[], model: string) {
+    return tail.recordTailAnswers(this.db, answers, model, new Date().toISOString());
   }
   recordSyncRun(run: sync.SyncRunRecord) {
     return sync.recordSyncRun(this.db, run);

@@ -10,13 +10,12 @@ import { randomSecret } from "../auth/crypto";
 import { startSession } from "../auth/sessions";
 import { findTenant, signUp, TENANT_SLUG } from "../auth/tenants";
 import { mintToken } from "../auth/tokens";
-import { sandboxOn, type Env } from "../env";
+import { ledgerOf, sandboxOn, type Env } from "../env";
 import { ApiError } from "../errors";
 import { requireJsonBody } from "../http/json-body";
 import { isoDateSchema } from "../endpoints/shared";
 import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
-import { ledgerOf } from "../sync/watcher";
 
 const newTenantBody = z.object({
   tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),

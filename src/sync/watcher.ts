@@ -6,15 +6,13 @@
  * - a run that fails half-way keeps the pages it applied, and the retry resumes from
  *   the last applied cursor; a page applied twice changes nothing.
  */
-import type { Env, SyncMessage } from "../env";
+import { ledgerOf, type Env, type SyncMessage } from "../env";
 import { NO_CHANGES, type FeedCounts } from "../ledger/feed";
 import { SYNC_MAX_DELIVERIES } from "../ledger/sync";
 import { bankFor } from "../providers/bank";
 import { BankProviderError, type BankProvider } from "../providers/bank/types";
-
-export function ledgerOf(env: Env, tenant: string) {
-  return env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(tenant));
-}
+import { recordMeter } from "../index-db/meter";
+import { sendToTail, type TailClient } from "./tail";
 
 export async function handleSyncBatch(batch: MessageBatch<SyncMessage>, env: Env): Promise<void> {
   for (const message of batch.messages) {
@@ -28,10 +26,17 @@ export async function handleSyncBatch(batch: MessageBatch<SyncMessage>, env: Env
 }
 
 /**
- * Runs one request. Throws when the queue should deliver it again.
- * `provider` is for tests that put a faulty bank in front of a real one.
+ * Runs one request: every page of the feed (each applied, then decided by the rules and
+ * the local model), then the tail. Throws when the queue should deliver it again.
+ * `provider` and `tail` let tests put a faulty bank or a fake model in front.
  */
-export async function runSyncRequest(env: Env, request: SyncMessage, delivery: number, provider?: BankProvider): Promise<void> {
+export async function runSyncRequest(
+  env: Env,
+  request: SyncMessage,
+  delivery: number,
+  provider?: BankProvider,
+  tail?: TailClient | null,
+): Promise<void> {
   const ledger = ledgerOf(env, request.tenant);
   const plan = await ledger.planSyncRun(request.requestId);
   if (!plan) return;
@@ -39,6 +44,7 @@ export async function runSyncRequest(env: Env, request: SyncMessage, delivery: n
   const startedAt = new Date().toISOString();
   const counts: FeedCounts = { ...NO_CHANGES };
   let pages = 0;
+  let resolvedLocal = 0;
   const record = (status: "ok" | "failed", final: boolean, error: string | null) =>
     ledger.recordSyncRun({
       requestId: request.requestId,
@@ -66,6 +72,7 @@ export async function runSyncRequest(env: Env, request: SyncMessage, delivery: n
       counts.modified += outcome.modified;
       counts.removed += outcome.removed;
       counts.duplicates += outcome.duplicates;
+      resolvedLocal += outcome.decidedByModel;
       cursor = page.nextCursor;
       if (!page.hasMore) break;
     }
@@ -78,4 +85,16 @@ export async function runSyncRequest(env: Env, request: SyncMessage, delivery: n
     return;
   }
   await record("ok", true, null);
+  await afterSync(env, request.tenant, resolvedLocal, tail);
+}
+
+/** The meter's count of lines the model resolved, then the tail. Neither can fail the sync. */
+async function afterSync(env: Env, tenant: string, resolvedLocal: number, tail: TailClient | null | undefined): Promise<void> {
+  const now = new Date();
+  try {
+    if (resolvedLocal > 0) await recordMeter(env.INDEX_DB, tenant, now, { linesResolvedLocal: resolvedLocal });
+    await sendToTail(env, tenant, { now, client: tail });
+  } catch (error) {
+    console.error(`the tail did not run for ${tenant}; its lines wait for the next sync or the daily batch:`, error);
+  }
 }

@@ -1,0 +1,167 @@
+/**
+ * The per-tenant local classifier: multinomial naive Bayes over the line's features,
+ * with an exact merchant-key vote that decides when the key's history is consistent.
+ * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
+ *
+ * Training is incremental (`add`); the calibration is refitted whenever the training set
+ * has grown by a quarter since the last fit, or at every add while it is small.
+ */
+import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
+
+export interface Example {
+  features: string[];
+  category: string;
+}
+
+export interface Prediction {
+  category: string;
+  /** Calibrated: the precision observed at this score on held-out data. */
+  confidence: number;
+}
+
+/** The default duh band: the model decides a line at this calibrated confidence or above. */
+export const DEFAULT_DUH_BAND_FLOOR = 0.95;
+
+const FOLDS = 5;
+/** The calibration is fitted on at most this many recent examples, so refits stay cheap. */
+const CALIBRATION_SAMPLE = 3_000;
+const SMALL = 100;
+
+/** The two kinds of evidence: a merchant seen before (key vote), or only its words (naive Bayes). */
+type Path = "key" | "words";
+interface Scored {
+  category: string;
+  score: number;
+  path: Path;
+}
+
+class Counts {
+  readonly docs = new Map<string, number>();
+  readonly tokenTotals = new Map<string, number>();
+  readonly tokens = new Map<string, Map<string, number>>();
+  readonly keyVotes = new Map<string, Map<string, number>>();
+  readonly vocabulary = new Set<string>();
+  size = 0;
+
+  add({ features, category }: Example): void {
+    this.size++;
+    this.docs.set(category, (this.docs.get(category) ?? 0) + 1);
+    let perCategory = this.tokens.get(category);
+    if (!perCategory) this.tokens.set(category, (perCategory = new Map()));
+    for (const f of features) {
+      perCategory.set(f, (perCategory.get(f) ?? 0) + 1);
+      this.vocabulary.add(f);
+      if (f.startsWith("key:")) {
+        let votes = this.keyVotes.get(f);
+        if (!votes) this.keyVotes.set(f, (votes = new Map()));
+        votes.set(category, (votes.get(category) ?? 0) + 1);
+      }
+    }
+    this.tokenTotals.set(category, (this.tokenTotals.get(category) ?? 0) + features.length);
+  }
+
+  /** The best category, its raw score in 0..1 (not yet calibrated) and which evidence gave it. */
+  score(features: string[]): Scored | null {
+    if (this.size === 0) return null;
+    const key = features.find((f) => f.startsWith("key:"));
+    const votes = key ? this.keyVotes.get(key) : undefined;
+    if (votes) {
+      const total = [...votes.values()].reduce((a, b) => a + b, 0);
+      const [category, count] = [...votes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+      // Laplace: one consistent vote scores 2/3, ten score 11/12; a split key scores lower.
+      return { category, score: (count + 1) / (total + 2), path: "key" };
+    }
+    return this.naiveBayes(features);
+  }
+
+  private naiveBayes(features: string[]): Scored {
+    const v = this.vocabulary.size + 1;
+    const logs: [string, number][] = [];
+    for (const [category, docs] of this.docs) {
+      const tokens = this.tokens.get(category)!;
+      const total = this.tokenTotals.get(category)!;
+      let log = Math.log(docs / this.size);
+      for (const f of features) log += Math.log(((tokens.get(f) ?? 0) + 1) / (total + v));
+      logs.push([category, log]);
+    }
+    const top = Math.max(...logs.map(([, l]) => l));
+    const weights = logs.map(([c, l]) => [c, Math.exp(l - top)] as const);
+    const sum = weights.reduce((s, [, w]) => s + w, 0);
+    const [category, weight] = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    // Unseen merchants never score above 0.9 raw: the key vote is the stronger evidence.
+    return { category, score: Math.min(0.9, weight / sum), path: "words" };
+  }
+}
+
+export class LocalModel {
+  private readonly counts = new Counts();
+  private readonly examples: Example[] = [];
+  /** One calibration per kind of evidence: their raw scores mean different things. */
+  private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
+  private calibratedAt = 0;
+  private hash = 2166136261;
+
+  static train(examples: Example[]): LocalModel {
+    const model = new LocalModel();
+    for (const e of examples) model.learn(e);
+    model.recalibrate();
+    return model;
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /** Changes whenever the training set changes. */
+  get version(): string {
+    return `nb1-${this.size}-${(this.hash >>> 0).toString(16).padStart(8, "0")}`;
+  }
+
+  add(example: Example): void {
+    this.learn(example);
+    if (this.size <= SMALL || this.size >= this.calibratedAt * 1.25) this.recalibrate();
+  }
+
+  predict(features: string[]): Prediction | null {
+    const raw = this.counts.score(features);
+    return raw ? { category: raw.category, confidence: calibrate(this.calibration[raw.path], raw.score) } : null;
+  }
+
+  private learn(example: Example): void {
+    this.counts.add(example);
+    this.examples.push(example);
+    for (const ch of `${example.category}\u0000${example.features.join("\u0001")}\u0002`) {
+      this.hash = Math.imul(this.hash ^ ch.charCodeAt(0), 16777619);
+    }
+  }
+
+  /**
+   * Held-out (score, correct) pairs, then an isotonic fit per kind of evidence:
+   * - plain folds measure the key vote on merchants seen before;
+   * - folds that hold out whole merchants measure the words alone on merchants never
+   *   seen, which is what an unknown line is.
+   */
+  private recalibrate(): void {
+    const sample = this.examples.slice(-CALIBRATION_SAMPLE);
+    const pairs: Record<Path, { score: number; correct: boolean }[]> = { key: [], words: [] };
+    const merchantFold = (e: Example) => {
+      const key = e.features.find((f) => f.startsWith("key:")) ?? "";
+      let h = 0;
+      for (const ch of key) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+      return Math.abs(h) % FOLDS;
+    };
+    for (const foldOf of [(_: Example, i: number) => i % FOLDS, merchantFold]) {
+      for (let fold = 0; fold < FOLDS; fold++) {
+        const train = new Counts();
+        sample.forEach((e, i) => foldOf(e, i) !== fold && train.add(e));
+        sample.forEach((e, i) => {
+          if (foldOf(e, i) !== fold) return;
+          const guess = train.score(e.features);
+          if (guess) pairs[guess.path].push({ score: guess.score, correct: guess.category === e.category });
+        });
+      }
+    }
+    this.calibration = { key: fitCalibration(pairs.key), words: fitCalibration(pairs.words) };
+    this.calibratedAt = this.size;
+  }
+}
