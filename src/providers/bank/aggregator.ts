@@ -4,6 +4,7 @@
  * Answer: added / modified / removed, next_cursor, has_more and the accounts.
  */
 import { z } from "@hono/zod-openapi";
+import { endpoint, safeJson } from "../http";
 import {
   BankProviderError,
   providerAccountSchema,
@@ -89,18 +90,5 @@ export class AggregatorBank implements BankProvider {
       modified: page.modified,
       removed: page.removed,
     };
-  }
-}
-
-/** `path` under the base address, keeping any path the base has (`https://host/v2`). */
-function endpoint(baseUrl: string, path: string): URL {
-  return new URL(path, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -5,6 +5,7 @@
  * The cost comes from the response's token usage and the configured prices; when either is
  * missing the call is unpriced (`millicents: null`), which the meter reports.
  */
+import { endpoint, safeJson } from "../http";
 import { z } from "zod";
 
 export const MAX_TAIL_BATCH = 50;
@@ -96,12 +97,14 @@ export class ChatCompletionsTail {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       let response: Response;
       try {
-        response = await doFetch(endpoint(this.config.baseUrl, "chat/completions"), {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${this.config.apiKey}` },
-          body: JSON.stringify(payload),
-          signal: AbortSignal.timeout(this.config.timeoutMs ?? 20_000),
-        });
+        response = await withTimeout(this.config.timeoutMs ?? 20_000, (signal) =>
+          doFetch(endpoint(this.config.baseUrl, "chat/completions"), {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${this.config.apiKey}` },
+            body: JSON.stringify(payload),
+            signal,
+          }),
+        );
       } catch (cause) {
         last = `the model API could not be reached: ${String(cause)}`;
         if (attempt < attempts) await sleep(backoff(attempt, null));
@@ -122,6 +125,23 @@ const SYSTEM_PROMPT =
   "You categorise a small business's bank lines for its books. Choose each line's category from `categories` only, " +
   "spelled exactly as given. Amounts are in dollars from the business's side: positive = money in. If you are not " +
   'sure, answer null. Reply with one JSON object: {"answers":[{"id":<line id>,"category":<a category or null>}]}.';
+
+/** Runs a call that is aborted, and given up on, once `ms` have passed, whether or not it heeds the signal. */
+async function withTimeout<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([call(controller.signal), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function asked(line: TailLine) {
   return { id: line.id, description: line.description, merchant: line.merchantName, amount: line.amountCents / 100 };
@@ -149,16 +169,4 @@ function backoff(attempt: number, retryAfter: string | null): number {
 function errorMessage(text: string): string | null {
   const body = safeJson(text) as { error?: { message?: unknown } } | undefined;
   return typeof body?.error?.message === "string" ? body.error.message : null;
-}
-
-function endpoint(baseUrl: string, path: string): URL {
-  return new URL(path, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
