@@ -22,27 +22,23 @@ export function duhBandFloor(configured: string | undefined): number {
   return configured && Number.isFinite(floor) && floor > 0 && floor <= 1 ? floor : DEFAULT_DUH_BAND_FLOOR;
 }
 
-/** The model as trained, and the evidence it was trained on (to know when to retrain). */
+/** The model as trained, and what it was trained on (to learn only what is new). */
 export interface TrainedModel {
-  evidence: string;
   model: LocalModel;
+  /** The newest evidence decision it has seen. */
+  throughSeq: number;
+  /** How many lines had been superseded then: a change means an example may be gone. */
+  superseded: number;
+  /** The lines it learnt from. */
+  lines: Set<number>;
 }
 
-/** Changes whenever the evidence can have changed: a new human or rule decision. */
-export function evidenceMark(db: LedgerHandle): string {
-  const mark = db
-    .select({ count: sql<number>`count(*)`, last: sql<number>`coalesce(max(${decisions.seq}), 0)` })
-    .from(decisions)
-    .where(inArray(decisions.engine, [...EVIDENCE_ENGINES]))
-    .get()!;
-  return `${mark.count}:${mark.last}`;
-}
-
-/** Current lines whose latest decision is evidence, as training examples. */
-export function trainingExamples(db: LedgerHandle): Example[] {
+/** Current lines whose latest decision is evidence (only the given lines, if any), as training examples. */
+export function trainingExamples(db: LedgerHandle, onlyLines?: number[]): (Example & { aId: number })[] {
   const latestSeq = sql`(select max(d2.seq) from ${decisions} d2 where d2.a_id = ${aLines.id})`;
   return db
     .select({
+      aId: aLines.id,
       description: aLines.description,
       merchantName: aLines.merchantName,
       amountCents: aLines.amountCents,
@@ -53,20 +49,61 @@ export function trainingExamples(db: LedgerHandle): Example[] {
     .innerJoin(decisions, eq(decisions.seq, latestSeq))
     .where(
       and(
+        onlyLines ? inArray(aLines.id, onlyLines) : undefined,
         inArray(decisions.engine, [...EVIDENCE_ENGINES]),
         isNotNull(decisions.category),
         notExists(db.select({ id: lineEvents.id }).from(lineEvents).where(and(eq(lineEvents.aId, aLines.id), eq(lineEvents.kind, "superseded")))),
       ),
     )
+    .orderBy(aLines.id)
     .all()
-    .map((r) => ({ features: featuresOf(r), category: r.category! }));
+    .map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category! }));
 }
 
-/** The model for the ledger as it stands: the one given if the evidence is unchanged, else retrained. */
+function supersededCount(db: LedgerHandle): number {
+  return db.select({ n: sql<number>`count(*)` }).from(lineEvents).where(eq(lineEvents.kind, "superseded")).get()!.n;
+}
+
+function newestEvidence(db: LedgerHandle): number {
+  return db
+    .select({ last: sql<number>`coalesce(max(${decisions.seq}), 0)` })
+    .from(decisions)
+    .where(inArray(decisions.engine, [...EVIDENCE_ENGINES]))
+    .get()!.last;
+}
+
+/** Trains from scratch on every example the ledger holds. */
+export function trainFromLedger(db: LedgerHandle): TrainedModel {
+  const examples = trainingExamples(db);
+  return {
+    model: LocalModel.train(examples.map(({ features, category }) => ({ features, category }))),
+    throughSeq: newestEvidence(db),
+    superseded: supersededCount(db),
+    lines: new Set(examples.map((e) => e.aId)),
+  };
+}
+
+/**
+ * The model for the ledger as it stands. New evidence about lines it has not learnt from
+ * (a label landing on a fresh line) is added incrementally; evidence that changes what it
+ * learnt (a line relabelled, or superseded) retrains it from the ledger.
+ */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
-  const evidence = evidenceMark(db);
-  if (trained && trained.evidence === evidence) return trained;
-  return { evidence, model: LocalModel.train(trainingExamples(db)) };
+  if (!trained || supersededCount(db) !== trained.superseded) return trainFromLedger(db);
+  const fresh = db
+    .select({ seq: decisions.seq, aId: decisions.aId })
+    .from(decisions)
+    .where(and(inArray(decisions.engine, [...EVIDENCE_ENGINES]), sql`${decisions.seq} > ${trained.throughSeq}`))
+    .all();
+  if (fresh.length === 0) return trained;
+  const touched = [...new Set(fresh.map((d) => d.aId))];
+  if (touched.some((aId) => trained.lines.has(aId))) return trainFromLedger(db);
+  for (const example of trainingExamples(db, touched)) {
+    trained.model.add({ features: example.features, category: example.category });
+    trained.lines.add(example.aId);
+  }
+  trained.throughSeq = Math.max(...fresh.map((d) => d.seq));
+  return trained;
 }
 
 /** The facts the model reads for each line nobody has decided. */

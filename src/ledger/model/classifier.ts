@@ -99,7 +99,8 @@ export class LocalModel {
   /** One calibration per kind of evidence: their raw scores mean different things. */
   private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
   private calibratedAt = 0;
-  private hash = 2166136261;
+  /** A sum of per-example hashes: the version names the set of examples, whatever their order. */
+  private hash = 0;
 
   static train(examples: Example[]): LocalModel {
     const model = new LocalModel();
@@ -112,7 +113,7 @@ export class LocalModel {
     return this.counts.size;
   }
 
-  /** Changes whenever the training set changes. */
+  /** Changes whenever the training set changes; the same set gives the same version. */
   get version(): string {
     return `nb1-${this.size}-${(this.hash >>> 0).toString(16).padStart(8, "0")}`;
   }
@@ -130,9 +131,9 @@ export class LocalModel {
   private learn(example: Example): void {
     this.counts.add(example);
     this.examples.push(example);
-    for (const ch of `${example.category}\u0000${example.features.join("\u0001")}\u0002`) {
-      this.hash = Math.imul(this.hash ^ ch.charCodeAt(0), 16777619);
-    }
+    let h = 2166136261;
+    for (const ch of `${example.category}\u0000${example.features.join("\u0001")}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+    this.hash = (this.hash + (h >>> 0)) >>> 0;
   }
 
   /**

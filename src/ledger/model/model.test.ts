@@ -78,8 +78,9 @@ describe("LocalModel", () => {
     expect(model.version).not.toBe(before);
     expect(model.size).toBe(history.length + 6);
     expect(model.predict(example("ZOOM.US 999", "?").features)!.category).toBe("Software");
-    // The same examples in the same order give the same version.
+    // The same examples give the same version, in whatever order they were learnt.
     expect(LocalModel.train(history).version).toBe(before);
+    expect(LocalModel.train([...history].reverse()).version).toBe(before);
   });
 
   it("lowers its confidence when a merchant's history is split", () => {
