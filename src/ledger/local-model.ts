@@ -33,18 +33,20 @@ export interface TrainedModel {
   lines: Set<number>;
 }
 
+/** What the model reads of a line, as columns of side A. */
+const lineFacts = {
+  aId: aLines.id,
+  description: aLines.description,
+  merchantName: aLines.merchantName,
+  amountCents: aLines.amountCents,
+  accountId: aLines.accountId,
+};
+
 /** Current lines whose latest decision is evidence (only the given lines, if any), as training examples. */
 export function trainingExamples(db: LedgerHandle, onlyLines?: number[]): (Example & { aId: number })[] {
   const latestSeq = sql`(select max(d2.seq) from ${decisions} d2 where d2.a_id = ${aLines.id})`;
   return db
-    .select({
-      aId: aLines.id,
-      description: aLines.description,
-      merchantName: aLines.merchantName,
-      amountCents: aLines.amountCents,
-      accountId: aLines.accountId,
-      category: decisions.category,
-    })
+    .select({ ...lineFacts, category: decisions.category })
     .from(aLines)
     .innerJoin(decisions, eq(decisions.seq, latestSeq))
     .where(
@@ -111,13 +113,7 @@ export function undecidedFacts(db: LedgerHandle): (LineFacts & { aId: number })[
   const ids = undecidedLines(db, null).map((l) => l.aId);
   if (ids.length === 0) return [];
   return db
-    .select({
-      aId: aLines.id,
-      description: aLines.description,
-      merchantName: aLines.merchantName,
-      amountCents: aLines.amountCents,
-      accountId: aLines.accountId,
-    })
+    .select(lineFacts)
     .from(aLines)
     .where(inArray(aLines.id, ids))
     .all();
