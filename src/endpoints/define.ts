@@ -15,7 +15,7 @@ import { problemSchema } from "./shared";
 export type AppEnv = { Bindings: Env; Variables: { caller: Caller } };
 
 /** Statuses an endpoint may answer besides its success, beyond those every endpoint has. */
-export type ExtraStatus = 404 | 409 | 503;
+export type ExtraStatus = 403 | 404 | 409 | 503;
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;

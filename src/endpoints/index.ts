@@ -5,6 +5,7 @@
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
 import { getMeter } from "./meter/routes";
+import { getPnlRolling } from "./reports/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -45,4 +46,6 @@ export const endpoints: readonly Endpoint[] = [
   explainTransaction,
   // The cost meter.
   getMeter,
+  // Reports.
+  getPnlRolling,
 ];

@@ -17,6 +17,7 @@ import * as exceptions from "./exceptions";
 import { explainLine } from "./explain";
 import * as judgements from "./judgements";
 import * as localModel from "./local-model";
+import * as pnl from "./pnl";
 import * as rules from "./rules";
 import * as tail from "./tail";
 import * as schema from "./schema";
@@ -153,6 +154,11 @@ export class TenantLedger extends DurableObject<Env> {
     if (outcome.replayed) return { ...outcome, decidedByRules: 0, decidedByModel: 0 };
     const decidedByRules = rules.runRules(this.db, null, at);
     return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at) };
+  }
+
+  // --- reports ---
+  pnlRolling(face: Face, asOf: string) {
+    return pnl.rollingPnl(this.db, face, asOf);
   }
 
   // --- the local model and the tail ---

@@ -1,0 +1,124 @@
+/**
+ * get_pnl_rolling against a hand-computed fixture, as_of 2026-11-20:
+ *   7d: current 11-14..11-20, prior 11-07..11-13; 30d: current 10-22..11-20, prior 09-22..10-21.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+
+// Aggregator sign: positive = money out.
+const LINES = [
+  txn("s1", { name: "SALE ON AS_OF", amount: -1000, date: "2026-11-20" }),
+  txn("s2", { name: "SALE ON 7D START", amount: -500, date: "2026-11-14" }),
+  txn("s3", { name: "SALE ON 7D PRIOR END", amount: -300, date: "2026-11-13" }),
+  txn("s4", { name: "SALE REFUND", amount: 20, date: "2026-11-15" }),
+  txn("i1", { name: "INVENTORY A", amount: 200, date: "2026-11-16" }),
+  txn("i2", { name: "INVENTORY B", amount: 100, date: "2026-10-25" }),
+  txn("w1", { name: "SOFTWARE A", amount: 50, date: "2026-11-01" }),
+  txn("w2", { name: "SOFTWARE B", amount: 40, date: "2026-10-10" }),
+  txn("d1", { name: "OWNER CASH", amount: 400, date: "2026-11-18" }),
+  txn("t1", { name: "TO SAVINGS", amount: 1000, date: "2026-11-17" }),
+  txn("u1", { name: "NOBODY KNOWS", amount: -70, date: "2026-11-19" }),
+  txn("p1", { name: "PENDING SALE", amount: -999, date: "2026-11-19", pending: true }),
+  txn("o1", { name: "SALE AFTER AS_OF", amount: -10, date: "2026-11-21" }),
+  txn("x1", { name: "SALE TOO OLD", amount: -5, date: "2026-09-21" }),
+];
+const CATEGORY_OF: Record<string, string> = {
+  SALE: "Sales",
+  INVENTORY: "Inventory",
+  SOFTWARE: "Software",
+  OWNER: "Owner draw",
+  TO: "Transfers",
+  PENDING: "Sales",
+};
+
+describe("get_pnl_rolling", () => {
+  let t: SandboxTenant;
+  let report: any;
+
+  beforeAll(async () => {
+    t = await createTenant();
+    await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
+    await syncNow(t);
+    for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"], ["Owner draw", "draw"], ["Transfers", "transfer"]]) {
+      expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
+    }
+    for (const row of (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows) {
+      const category = CATEGORY_OF[row.description.split(" ")[0]];
+      if (category) await judge(t, row.src_id, category);
+    }
+    const answer = await api(ro(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20");
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    report = answer.body;
+  });
+
+  const numbers = (window: string) =>
+    Object.fromEntries(Object.entries<any>(report.windows[window].sections).map(([name, s]) => [name, [s.current, s.prior]]));
+
+  it("frames both windows and says what classified the rows", () => {
+    expect(report).toMatchObject({ as_of: "2026-11-20", lineage_basis: "unreadable", lists_source: expect.stringContaining("taxonomy") });
+    expect(report.windows["7d"]).toMatchObject({ from: "2026-11-14", to: "2026-11-20", prior_from: "2026-11-07", prior_to: "2026-11-13" });
+    expect(report.windows["30d"]).toMatchObject({ from: "2026-10-22", to: "2026-11-20", prior_from: "2026-09-22", prior_to: "2026-10-21" });
+  });
+
+  it("computes every section's current and prior by hand's numbers", () => {
+    expect(numbers("7d")).toEqual({
+      revenue: [148000, 30000],
+      cogs: [20000, 0],
+      gross_margin: [128000, 30000],
+      biz_expenses: [0, 0],
+      net_income: [128000, 30000],
+      owners_draw: [40000, 0],
+    });
+    expect(numbers("30d")).toEqual({
+      revenue: [178000, 0],
+      cogs: [30000, 0],
+      gross_margin: [148000, 0],
+      biz_expenses: [5000, 4000],
+      net_income: [143000, -4000],
+      owners_draw: [40000, 0],
+    });
+  });
+
+  it("lists every contributing transaction under its category, with its period", () => {
+    const revenue = report.windows["7d"].sections.revenue;
+    expect(revenue.derived).toBe(false);
+    expect(revenue.lines).toHaveLength(1);
+    expect(revenue.lines[0]).toMatchObject({ category: "Sales", current: 148000, prior: 30000, sign: 1 });
+    expect(revenue.lines[0].transactions.map((x: any) => [x.description, x.amount_cents, x.period])).toEqual([
+      ["SALE ON 7D PRIOR END", 30000, "prior"],
+      ["SALE ON 7D START", 50000, "current"],
+      ["SALE REFUND", -2000, "current"],
+      ["SALE ON AS_OF", 100000, "current"],
+    ]);
+    const all = Object.values<any>(report.windows["30d"].sections).flatMap((s) => s.lines.flatMap((l: any) => l.transactions.map((x: any) => x.description)));
+    for (const excluded of ["TO SAVINGS", "NOBODY KNOWS", "PENDING SALE", "SALE AFTER AS_OF", "SALE TOO OLD"]) expect(all).not.toContain(excluded);
+  });
+
+  it("re-carries the components' lines in the derived sections with the sign each enters with", () => {
+    const net = report.windows["30d"].sections.net_income;
+    expect(net.derived).toBe(true);
+    expect(net.lines.map((l: any) => [l.category, l.sign, l.current])).toEqual([
+      ["Sales", 1, 178000],
+      ["Inventory", -1, 30000],
+      ["Software", -1, 5000],
+    ]);
+    expect(net.lines.reduce((s: number, l: any) => s + l.sign * l.current, 0)).toBe(net.current);
+    expect(report.windows["7d"].sections.gross_margin.lines.map((l: any) => [l.category, l.sign])).toEqual([["Sales", 1], ["Inventory", -1]]);
+  });
+
+  it("takes the tenant from the credential: its own name is fine, another's is 403", async () => {
+    expect((await api(session(t), `/api/v1/reports/pnl-rolling?tenant=${t.tenant}&as_of=2026-11-20`)).body).toEqual(report);
+    const other = await createTenant();
+    const mismatch = await api(rw(other), `/api/v1/reports/pnl-rolling?tenant=${t.tenant}`);
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.code).toBe("tenant_mismatch");
+    const own = await api(rw(other), "/api/v1/reports/pnl-rolling?as_of=2026-11-20");
+    expect(own.body.windows["30d"].sections.revenue).toEqual({ current: 0, prior: 0, derived: false, lines: [] });
+  });
+
+  it("defaults as_of to today in America/Chicago and refuses a bad date", async () => {
+    const today = await api(rw(t), "/api/v1/reports/pnl-rolling");
+    expect(today.body.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await api(rw(t), "/api/v1/reports/pnl-rolling?as_of=2026-02-30")).body.errors[0].field).toBe("query.as_of");
+  });
+});
