@@ -6,6 +6,8 @@ import m0003 from './0003_append_only_and_headers.sql';
 import m0004 from './0004_duh_band_floor.sql';
 import m0005 from './0005_tail_asks.sql';
 import m0006 from './0006_tail_asks_append_only.sql';
+import m0007 from './0007_parity_verdicts.sql';
+import m0008 from './0008_parity_verdicts_append_only.sql';
 
   export default {
     journal,
@@ -16,7 +18,9 @@ m0002,
 m0003,
 m0004,
 m0005,
-m0006
+m0006,
+m0007,
+m0008
     }
   }
   

@@ -5,7 +5,7 @@
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
 import { getMeter } from "./meter/routes";
-import { getPnlRolling } from "./reports/routes";
+import { getPnlRolling, recordPnlParity } from "./reports/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -48,4 +48,5 @@ export const endpoints: readonly Endpoint[] = [
   getMeter,
   // Reports.
   getPnlRolling,
+  recordPnlParity,
 ];

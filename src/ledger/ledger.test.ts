@@ -13,6 +13,8 @@ import { applyFeedPage } from "./feed";
 import { createCategory } from "./categories";
 import { label, latestDecision, recordHumanJudgement } from "./judgements";
 import { createRule } from "./rules";
+import { computeVerdict, fileVerdict } from "./parity";
+import { rollingPnl } from "./pnl";
 import { recordTailAnswers } from "./tail";
 import { APPEND_ONLY_TABLES } from "./schema";
 import { connectBank, recordSyncRun, requestSync } from "./sync";
@@ -62,6 +64,8 @@ describe("the append-only ledger", () => {
       label(db, face, "A", 1, { category: "Rent", reason: "lease" }, "human:append-only", AT);
       createCategory(db, { name: "Rent", header: "expense" }, "human:append-only", AT);
       recordTailAnswers(db, [{ aId: 1, answer: null }], "fake-model", AT);
+      const books = rollingPnl(db, face, "2026-11-20");
+      fileVerdict(db, computeVerdict("2026-11-20", books, books), books, "human:append-only", AT);
       const request = requestSync(db, "human:append-only", new Date(AT));
       if (request.state !== "recorded") throw new Error("expected a recorded request");
       recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });

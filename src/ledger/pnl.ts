@@ -145,8 +145,13 @@ function sum(lines: PnlLine[], period: "current" | "prior"): number {
   return lines.reduce((s, l) => s + l[period], 0);
 }
 
+/** What the twelve comparison numbers are read from: each section's `current` in each window. */
+export interface SectionNumbers {
+  windows: Record<WindowName, { sections: Record<SectionName, { current: number }> }>;
+}
+
 /** The twelve comparison numbers: each section's `current` in each window. */
-export function twelveNumbers(report: Pick<PnlReport, "windows">): Record<`${WindowName}.${SectionName}`, number> {
+export function twelveNumbers(report: SectionNumbers): Record<`${WindowName}.${SectionName}`, number> {
   const out = {} as Record<`${WindowName}.${SectionName}`, number>;
   for (const w of Object.keys(WINDOWS) as WindowName[]) for (const s of SECTIONS) out[`${w}.${s}`] = report.windows[w].sections[s].current;
   return out;

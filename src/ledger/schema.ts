@@ -220,6 +220,26 @@ export const tailAsks = sqliteTable(
   (t) => [index("tail_asks_line").on(t.aId)],
 );
 
+/**
+ * Parity verdicts: one per day, compared with an outside reference report (the oracle).
+ * Filing the same day again appends the next revision; the newest revision is the day's.
+ */
+export const parityVerdicts = sqliteTable(
+  "parity_verdicts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    asOf: text("as_of").notNull(),
+    revision: integer("revision").notNull(),
+    /** The verdict as served (JSON). */
+    verdict: text("verdict").notNull(),
+    /** The oracle report it was computed against (JSON), so it can be recomputed later. */
+    oracle: text("oracle").notNull(),
+    actor: text("actor").notNull(),
+    filedAt: text("filed_at").notNull(),
+  },
+  (t) => [uniqueIndex("parity_verdicts_day_revision").on(t.asOf, t.revision)],
+);
+
 /** A request that the watcher pull the bank feed. */
 export const syncRequests = sqliteTable("sync_requests", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -249,7 +269,7 @@ export const syncRuns = sqliteTable(
   (t) => [index("sync_runs_request").on(t.requestId)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003 and 0006). */
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006 and 0008). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
@@ -265,6 +285,7 @@ export const APPEND_ONLY_TABLES = [
   "headers",
   "category_entries",
   "tail_asks",
+  "parity_verdicts",
 ] as const;
 
 /**

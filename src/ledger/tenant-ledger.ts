@@ -17,6 +17,7 @@ import * as exceptions from "./exceptions";
 import { explainLine } from "./explain";
 import * as judgements from "./judgements";
 import * as localModel from "./local-model";
+import * as parity from "./parity";
 import * as pnl from "./pnl";
 import * as rules from "./rules";
 import * as tail from "./tail";
@@ -159,6 +160,14 @@ export class TenantLedger extends DurableObject<Env> {
   // --- reports ---
   pnlRolling(face: Face, asOf: string) {
     return pnl.rollingPnl(this.db, face, asOf);
+  }
+  /** Files the day's parity verdict, unless an asserted `local` disagrees with the books. */
+  recordParity(face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, actor: string) {
+    const books = pnl.rollingPnl(this.db, face, asOf);
+    const disagreeing = local ? parity.disagreements(books, local) : [];
+    if (disagreeing.length > 0) return { disagreeing, verdict: null };
+    const core = parity.computeVerdict(asOf, books, oracle);
+    return { disagreeing, verdict: parity.fileVerdict(this.db, core, oracle, actor, new Date().toISOString()) };
   }
 
   // --- the local model and the tail ---

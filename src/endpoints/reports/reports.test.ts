@@ -31,21 +31,27 @@ const CATEGORY_OF: Record<string, string> = {
   PENDING: "Sales",
 };
 
+/** A tenant whose books hold the fixture, categorised under a taxonomy of the five headers. */
+async function bookedTenant(): Promise<SandboxTenant> {
+  const t = await createTenant();
+  await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
+  await syncNow(t);
+  for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"], ["Owner draw", "draw"], ["Transfers", "transfer"]]) {
+    expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
+  }
+  for (const row of (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows) {
+    const category = CATEGORY_OF[row.description.split(" ")[0]];
+    if (category) await judge(t, row.src_id, category);
+  }
+  return t;
+}
+
 describe("get_pnl_rolling", () => {
   let t: SandboxTenant;
   let report: any;
 
   beforeAll(async () => {
-    t = await createTenant();
-    await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
-    await syncNow(t);
-    for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"], ["Owner draw", "draw"], ["Transfers", "transfer"]]) {
-      expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
-    }
-    for (const row of (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows) {
-      const category = CATEGORY_OF[row.description.split(" ")[0]];
-      if (category) await judge(t, row.src_id, category);
-    }
+    t = await bookedTenant();
     const answer = await api(ro(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20");
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     report = answer.body;
@@ -120,5 +126,91 @@ describe("get_pnl_rolling", () => {
     const today = await api(rw(t), "/api/v1/reports/pnl-rolling");
     expect(today.body.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await api(rw(t), "/api/v1/reports/pnl-rolling?as_of=2026-02-30")).body.errors[0].field).toBe("query.as_of");
+  });
+});
+
+describe("record_pnl_parity", () => {
+  let t: SandboxTenant;
+  let own: any;
+  const file = (body: unknown) => api(rw(t), "/api/v1/reports/pnl-parity", { method: "POST", body });
+
+  beforeAll(async () => {
+    t = await bookedTenant();
+    own = (await api(rw(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+  });
+
+  /** A copy of the books' own report, to plant differences in. */
+  const copy = () => structuredClone(own);
+  const lineOf = (report: any, window: string, section: string, category: string) =>
+    report.windows[window].sections[section].lines.find((l: any) => l.category === category);
+
+  it("files a zero coefficient against its own report, and a higher revision for the same day", async () => {
+    const first = await file({ oracle: own });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.verdict).toMatchObject({ as_of: "2026-11-20", revision: 1, coefficient: 0, localisations: [] });
+    expect(Object.values(first.body.verdict.deltas)).toEqual(Array(12).fill(0));
+    const again = await file({ oracle: own, local: own });
+    expect(again.body.verdict).toEqual({ ...first.body.verdict, revision: 2 });
+  });
+
+  it("localises each kind of difference to its transactions", async () => {
+    const oracle = copy();
+    const sales = lineOf(oracle, "7d", "revenue", "Sales");
+    // AMOUNT_DIFF: the oracle has the as_of sale at 900.00, not 1,000.00.
+    const asOfSale = sales.transactions.find((x: any) => x.description === "SALE ON AS_OF");
+    asOfSale.amount_cents = 90000;
+    // WINDOW_EDGE: the oracle puts the sale on the 7d window's first day outside its window.
+    sales.transactions = sales.transactions.filter((x: any) => x.description !== "SALE ON 7D START");
+    // RECATEGORIZED: the oracle books the refund under biz_expenses.
+    const refund = sales.transactions.find((x: any) => x.description === "SALE REFUND");
+    sales.transactions = sales.transactions.filter((x: any) => x !== refund);
+    oracle.windows["7d"].sections.biz_expenses.lines.push({ category: "Refunds", current: 2000, prior: 0, sign: 1, transactions: [refund] });
+    // MISSING_ON_ORACLE: the oracle lacks an inventory purchase mid-window.
+    lineOf(oracle, "7d", "cogs", "Inventory").transactions = [];
+    // MISSING_ON_LOCAL: the oracle has a sale the books do not.
+    sales.transactions.push({ side: "A", src_id: 9999, posted_on: "2026-11-17", description: "CASH SALE", amount_cents: 12345, period: "current" });
+    oracle.windows["7d"].sections.revenue.current = 100;
+
+    const answer = await file({ oracle });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const found = answer.body.verdict.localisations.filter((l: any) => l.window === "7d").map((l: any) => [l.kind, l.description]);
+    expect(found).toEqual([
+      ["WINDOW_EDGE", "SALE ON 7D START"],
+      ["RECATEGORIZED", "SALE REFUND"],
+      ["MISSING_ON_ORACLE", "INVENTORY A"],
+      ["MISSING_ON_LOCAL", "CASH SALE"],
+      ["AMOUNT_DIFF", "SALE ON AS_OF"],
+    ]);
+    const recategorized = answer.body.verdict.localisations.find((l: any) => l.kind === "RECATEGORIZED");
+    expect(recategorized).toMatchObject({ local: { section: "revenue", category: "Sales" }, oracle: { section: "biz_expenses", category: "Refunds" } });
+    expect(answer.body.verdict.deltas["7d.revenue"]).toBe(148000 - 100);
+    // Coefficient: |148000 - 100| over the oracle's twelve numbers.
+    const twelve = Object.values<any>(oracle.windows).flatMap((w) => Object.values<any>(w.sections).map((s) => Math.abs(s.current)));
+    expect(answer.body.verdict.coefficient).toBeCloseTo(147900 / twelve.reduce((a: number, b: number) => a + b, 0), 10);
+    // The same books and oracle give the same verdict, but for the revision.
+    const repeat = await file({ oracle });
+    expect({ ...repeat.body.verdict, revision: 0 }).toEqual({ ...answer.body.verdict, revision: 0 });
+  });
+
+  it("refuses a rendered card or raw workflow output as the oracle (400)", async () => {
+    for (const oracle of ["## P&L 7d\nRevenue: $1,480.00", { steps: [{ name: "fetch", output: "ok" }] }, [1, 2, 3]]) {
+      const answer = await file({ oracle });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors.map((e: any) => e.field).every((f: string) => f.startsWith("body.oracle"))).toBe(true);
+    }
+  });
+
+  it("files nothing when the asserted local numbers disagree with the books (409)", async () => {
+    const before = (await file({ oracle: own, as_of: "2026-11-20" })).body.verdict.revision;
+    const local = copy();
+    local.windows["30d"].sections.net_income.current += 1;
+    const answer = await file({ oracle: own, local });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: "local_disagrees", detail: expect.stringContaining("30d.net_income") });
+    expect((await file({ oracle: own })).body.verdict.revision).toBe(before + 1);
+  });
+
+  it("is refused to a read-only token", async () => {
+    expect((await api(ro(t), "/api/v1/reports/pnl-parity", { method: "POST", body: { oracle: own } })).status).toBe(403);
   });
 });

@@ -1,7 +1,7 @@
 import { booksDate } from "../../clock";
 import { ApiError } from "../../errors";
 import { defineEndpoint } from "../define";
-import { pnlQuery, pnlReportSchema } from "./schema";
+import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 
 export const getPnlRolling = defineEndpoint({
   operationId: "get_pnl_rolling",
@@ -23,5 +23,31 @@ export const getPnlRolling = defineEndpoint({
       throw new ApiError(403, "tenant_mismatch", "`tenant` must be the credential's own tenant; omit it and the credential decides.");
     }
     return ledger.pnlRolling(face, query.as_of ?? booksDate(now));
+  },
+});
+
+export const recordPnlParity = defineEndpoint({
+  operationId: "record_pnl_parity",
+  method: "post",
+  path: "/api/v1/reports/pnl-parity",
+  tag: "reports",
+  summary: "File the day's parity verdict",
+  description:
+    "Compares the books' rolling P&L for the day with an outside reference report (the oracle, in the same shape) and " +
+    "files the day's verdict: the difference coefficient over the twelve section numbers, each number's delta, and each " +
+    "difference localised to its transactions (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, " +
+    "MISSING_ON_ORACLE). Filing the same day again returns a higher revision. If `local` is sent and disagrees with the " +
+    "books, nothing is filed (409). A rendered card or raw workflow output as `oracle` is 400.",
+  credential: "write",
+  body: parityBody,
+  success: { status: 200, description: "The verdict filed.", schema: verdictResponse },
+  errors: { 409: "The asserted `local` numbers disagree with the books; nothing was filed." },
+  async handler({ ledger, face, body, caller, now }) {
+    const asOf = body.as_of ?? body.oracle.as_of ?? booksDate(now);
+    const outcome = await ledger.recordParity(face, asOf, body.oracle, body.local ?? null, caller.actor);
+    if (!outcome.verdict) {
+      throw new ApiError(409, "local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);
+    }
+    return { verdict: outcome.verdict };
   },
 });

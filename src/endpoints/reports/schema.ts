@@ -68,3 +68,64 @@ export const pnlReportSchema = z
     windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }),
   })
   .openapi("RollingPnl");
+
+/** The oracle: the structured report in the shape of the rolling P&L, from any workflow. */
+export const oracleReportSchema = z
+  .object({
+    as_of: isoDateSchema.optional().openapi({ description: "The day the oracle's windows end on.", example: "2026-11-20" }),
+    lineage_basis: z.string().optional(),
+    lists_source: z.string().optional(),
+    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }),
+  })
+  .openapi("OracleReport", {
+    description: "Section to category to transaction, as get_pnl_rolling answers. A rendered card or raw workflow output is refused (400).",
+  });
+
+const asserted = z.object({ current: z.number().int() });
+const assertedWindow = z.object({
+  sections: z.object({
+    revenue: asserted,
+    cogs: asserted,
+    gross_margin: asserted,
+    biz_expenses: asserted,
+    net_income: asserted,
+    owners_draw: asserted,
+  }),
+});
+
+export const parityBody = z.object({
+  oracle: oracleReportSchema,
+  local: z
+    .object({ windows: z.object({ "7d": assertedWindow, "30d": assertedWindow }) })
+    .optional()
+    .openapi({ description: "An assertion of the books' own report; its twelve `current` numbers must agree with the books, or nothing is filed (409)." }),
+  as_of: isoDateSchema.optional().openapi({ description: "The day. Default: the oracle's own as_of, else today (America/Chicago).", example: "2026-11-20" }),
+});
+
+const seenSchema = z
+  .object({ section: z.string(), category: z.string(), amount_cents: z.number().int() })
+  .nullable()
+  .openapi({ description: "How that side has the transaction; null where it is missing." });
+
+export const verdictResponse = z
+  .object({
+    verdict: z.object({
+      as_of: z.string().openapi({ example: "2026-11-20" }),
+      revision: z.number().int().openapi({ description: "1 for the day's first verdict; each repeat for the same day is the next.", example: 1 }),
+      coefficient: z.number().openapi({ description: "Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.", example: 0.0125 }),
+      deltas: z.record(z.string(), z.number().int()).openapi({ description: "Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.", example: { "7d.revenue": 2500 } }),
+      localisations: z.array(
+        z.object({
+          kind: z.enum(["RECATEGORIZED", "AMOUNT_DIFF", "WINDOW_EDGE", "MISSING_ON_LOCAL", "MISSING_ON_ORACLE"]),
+          window: z.enum(["7d", "30d"]),
+          side: z.enum(["A", "B"]),
+          src_id: z.number().int(),
+          posted_on: z.string(),
+          description: z.string(),
+          local: seenSchema,
+          oracle: seenSchema,
+        }),
+      ),
+    }),
+  })
+  .openapi("ParityVerdict");
