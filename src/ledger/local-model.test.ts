@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
 import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
-import { currentModel, trainFromLedger, trainingExamples } from "./local-model";
+import { currentModel, trainFromLedger, trainingExamples, undecidedFacts } from "./local-model";
+import { createRule } from "./rules";
 import { connectBank } from "./sync";
 
 const AT = "2026-11-22T12:00:00.000Z";
@@ -33,6 +34,24 @@ describe("the local model in the ledger", () => {
       const retrained = currentModel(db, grown);
       expect(retrained).not.toBe(grown);
       expect(trainingExamples(db).map((e) => e.category).sort()).toEqual(["Meals", "Office"]);
+    });
+  });
+
+  it("handles more undecided lines and more new evidence than a statement can bind variables", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-many"));
+    await runInDurableObject(stub, (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page([line("seed", "SEED LINE")]), AT);
+      recordHumanJudgement(db, 1, "Seed", "human:x", AT);
+      const many = Array.from({ length: 150 }, (_, i) => line(`m${i}`, `VENDOR ${String.fromCharCode(65 + (i % 26))}${i}`));
+      // Through the object's own step: apply, rules, then the model over every undecided line.
+      ledger.applyFeedPage(connection, { ...page(many), cursorBefore: "1", nextCursor: "2" });
+      expect(undecidedFacts(db).length).toBeGreaterThan(100);
+      const trained = currentModel(db, undefined);
+      createRule(db, { rule_key: "all", match_kind: "description_regex", match_value: "^vendor", category: "Vendors" }, "human:x", AT, null);
+      expect(currentModel(db, trained).model.size).toBe(151);
+      expect(undecidedFacts(db)).toEqual([]);
     });
   });
 });

@@ -7,11 +7,10 @@
  * the tail's are never evidence. Everything it knows is derived from the ledger, so a
  * restarted object retrains from the same facts and nothing is lost.
  */
-import { and, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, isNotNull, notExists, sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
 import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
-import { undecidedLines } from "./rules";
 import { aLines, decisions, lineEvents } from "./schema";
 
 const EVIDENCE_ENGINES = ["human", "rule"] as const;
@@ -42,8 +41,12 @@ const lineFacts = {
   accountId: aLines.accountId,
 };
 
-/** Current lines whose latest decision is evidence (only the given lines, if any), as training examples. */
-export function trainingExamples(db: LedgerHandle, onlyLines?: number[]): (Example & { aId: number })[] {
+/**
+ * Current lines whose latest decision is evidence, as training examples; with `sinceSeq`,
+ * only lines with evidence newer than it. (Conditions, not id lists: SQLite in a Durable
+ * Object binds at most 100 variables per statement.)
+ */
+export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example & { aId: number })[] {
   const latestSeq = sql`(select max(d2.seq) from ${decisions} d2 where d2.a_id = ${aLines.id})`;
   return db
     .select({ ...lineFacts, category: decisions.category })
@@ -51,7 +54,14 @@ export function trainingExamples(db: LedgerHandle, onlyLines?: number[]): (Examp
     .innerJoin(decisions, eq(decisions.seq, latestSeq))
     .where(
       and(
-        onlyLines ? inArray(aLines.id, onlyLines) : undefined,
+        sinceSeq === undefined
+          ? undefined
+          : exists(
+              db
+                .select({ seq: decisions.seq })
+                .from(decisions)
+                .where(and(sql`${decisions.aId} = ${aLines.id}`, sql`${decisions.seq} > ${sinceSeq}`, inArray(decisions.engine, [...EVIDENCE_ENGINES]))),
+            ),
         inArray(decisions.engine, [...EVIDENCE_ENGINES]),
         isNotNull(decisions.category),
         notExists(db.select({ id: lineEvents.id }).from(lineEvents).where(and(eq(lineEvents.aId, aLines.id), eq(lineEvents.kind, "superseded")))),
@@ -100,7 +110,7 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   if (fresh.length === 0) return trained;
   const touched = [...new Set(fresh.map((d) => d.aId))];
   if (touched.some((aId) => trained.lines.has(aId))) return trainFromLedger(db);
-  for (const example of trainingExamples(db, touched)) {
+  for (const example of trainingExamples(db, trained.throughSeq)) {
     trained.model.add({ features: example.features, category: example.category });
     trained.lines.add(example.aId);
   }
@@ -108,14 +118,17 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   return trained;
 }
 
-/** The facts the model reads for each line nobody has decided. */
+/**
+ * The facts the model reads for each line nobody has decided: side-A lines in books or
+ * pending (no line event: neither superseded nor retracted) with no decision at all.
+ */
 export function undecidedFacts(db: LedgerHandle): (LineFacts & { aId: number })[] {
-  const ids = undecidedLines(db, null).map((l) => l.aId);
-  if (ids.length === 0) return [];
+  const about = (table: typeof decisions | typeof lineEvents) => db.select({ one: sql`1` }).from(table).where(sql`${table.aId} = ${aLines.id}`);
   return db
     .select(lineFacts)
     .from(aLines)
-    .where(inArray(aLines.id, ids))
+    .where(and(notExists(about(decisions)), notExists(about(lineEvents))))
+    .orderBy(aLines.id)
     .all();
 }
 
