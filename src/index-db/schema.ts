@@ -88,3 +88,28 @@ export const meterCaps = sqliteTable("meter_caps", {
   capMillicentsMonth: integer("cap_millicents_month").notNull(),
   setAt: text("set_at").notNull(),
 });
+
+/** Where the daily cron fetches a tenant's oracle report for parity (set on /settings). */
+export const oracleSources = sqliteTable("oracle_sources", {
+  tenantId: text("tenant_id").primaryKey(),
+  /** An HTTPS address answering the structured report as JSON. */
+  url: text("url").notNull(),
+  /** Sent as `Authorization: Bearer <secret>` when set. */
+  bearerSecret: text("bearer_secret"),
+  setAt: text("set_at").notNull(),
+});
+
+/** Each daily parity run per tenant: the verdict it filed, or why it could not. */
+export const oracleRuns = sqliteTable(
+  "oracle_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    ranAt: text("ran_at").notNull(),
+    asOf: text("as_of").notNull(),
+    status: text("status", { enum: ["filed", "failed"] }).notNull(),
+    revision: integer("revision"),
+    error: text("error"),
+  },
+  (t) => [index("oracle_runs_tenant").on(t.tenantId, t.id)],
+);

@@ -1,0 +1,28 @@
+/** Oracle sources for the daily parity run, and what each run did (D1). */
+import { desc, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { oracleRuns, oracleSources } from "./schema";
+
+export type OracleSource = typeof oracleSources.$inferSelect;
+export type OracleRun = typeof oracleRuns.$inferSelect;
+
+export async function setOracleSource(d1: D1Database, tenantId: string, url: string, bearerSecret: string | null, at: Date): Promise<void> {
+  const values = { tenantId, url, bearerSecret, setAt: at.toISOString() };
+  await drizzle(d1).insert(oracleSources).values(values).onConflictDoUpdate({ target: oracleSources.tenantId, set: values });
+}
+
+export async function oracleSourceOf(d1: D1Database, tenantId: string): Promise<OracleSource | undefined> {
+  return drizzle(d1).select().from(oracleSources).where(eq(oracleSources.tenantId, tenantId)).get();
+}
+
+export async function allOracleSources(d1: D1Database): Promise<OracleSource[]> {
+  return drizzle(d1).select().from(oracleSources).orderBy(oracleSources.tenantId);
+}
+
+export async function recordOracleRun(d1: D1Database, run: Omit<OracleRun, "id">): Promise<void> {
+  await drizzle(d1).insert(oracleRuns).values(run);
+}
+
+export async function lastOracleRun(d1: D1Database, tenantId: string): Promise<OracleRun | undefined> {
+  return drizzle(d1).select().from(oracleRuns).where(eq(oracleRuns.tenantId, tenantId)).orderBy(desc(oracleRuns.id)).limit(1).get();
+}
