@@ -3,6 +3,7 @@ import { createApp } from "./app";
 import { purgeSessions } from "./auth/sessions";
 import type { Env, SyncMessage } from "./env";
 import { tenantIds } from "./auth/tenants";
+import { runDailyParity } from "./cron/daily-parity";
 import { sendToTail, type TailClient } from "./sync/tail";
 import { handleSyncBatch } from "./sync/watcher";
 
@@ -23,18 +24,23 @@ export default {
 } satisfies ExportedHandler<Env, SyncMessage>;
 
 /**
- * The daily cron's work: the tail's batch run (lines deferred at or over a tenant's cap,
- * or while no cap is known) and forgetting ended sessions. The parity verdicts join it
- * in a later issue.
+ * The daily cron's work: the day's parity verdicts, the tail's batch run (lines deferred
+ * at or over a tenant's cap, or while no cap is known), and forgetting ended sessions.
+ * `options` let tests put fake outside parties in front.
  */
-export async function dailyRun(env: Env, now: Date, tail?: TailClient | null): Promise<{ sessionsPurged: number; tailCalls: number }> {
+export async function dailyRun(
+  env: Env,
+  now: Date,
+  options: { tail?: TailClient | null; fetchOracle?: typeof fetch } = {},
+): Promise<{ parity: { filed: number; failed: number }; tailCalls: number; sessionsPurged: number }> {
+  const parity = await runDailyParity(env, now, options.fetchOracle);
   let tailCalls = 0;
   for (const tenant of await tenantIds(env.INDEX_DB)) {
     try {
-      tailCalls += (await sendToTail(env, tenant, { now, batch: true, client: tail })).calls;
+      tailCalls += (await sendToTail(env, tenant, { now, batch: true, client: options.tail })).calls;
     } catch (error) {
       console.error(`the daily tail batch failed for ${tenant}; its lines wait for tomorrow:`, error);
     }
   }
-  return { sessionsPurged: await purgeSessions(env.INDEX_DB, now), tailCalls };
+  return { parity, tailCalls, sessionsPurged: await purgeSessions(env.INDEX_DB, now) };
 }

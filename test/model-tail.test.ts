@@ -155,7 +155,7 @@ describe("the tail", () => {
     expect(tail.asked).toHaveLength(1);
     expect((await api(rw(t), "/api/v1/exceptions")).body.exceptions.map((e: any) => e.description)).toEqual(["SECOND ONE"]);
 
-    const run = await dailyRun(env, new Date(), tail);
+    const run = await dailyRun(env, new Date(), { tail });
     expect(run.tailCalls).toBeGreaterThanOrEqual(1);
     expect(tail.asked.at(-1)!.map((l) => l.description)).toEqual(["SECOND ONE"]);
     expect((await api(rw(t), "/api/v1/exceptions")).body.exceptions).toEqual([]);

@@ -9,6 +9,7 @@ import { endSession, findLiveSession, SESSION_COOKIE, startSession } from "../au
 import { checkPassword } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import type { Env } from "../env";
+import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
 import { Page } from "./layout";
 
 export const pages = new Hono<{ Bindings: Env }>();
@@ -68,6 +69,8 @@ async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | un
 
 async function Settings(props: { d1: D1Database; tenant: string; minted?: MintedToken; notice?: string }) {
   const tokens = await listTokens(props.d1, props.tenant);
+  const oracle = await oracleSourceOf(props.d1, props.tenant);
+  const lastRun = await lastOracleRun(props.d1, props.tenant);
   return (
     <Page title="Settings">
       <header>
@@ -108,6 +111,24 @@ async function Settings(props: { d1: D1Database; tenant: string; minted?: Minted
           ))}
         </tbody>
       </table>
+      <h2>Parity oracle</h2>
+      <p>
+        Each day the service fetches your reference P&amp;L report from this HTTPS address and files the day's parity
+        verdict. {oracle ? <>Now: <code data-testid="oracle-url">{oracle.url}</code>{oracle.bearerSecret ? " (with a bearer secret)" : ""}.</> : "None is set."}
+      </p>
+      {lastRun ? (
+        <p data-testid="oracle-last-run">
+          Last run {lastRun.ranAt.slice(0, 16).replace("T", " ")} UTC for {lastRun.asOf}:{" "}
+          {lastRun.status === "filed" ? `verdict filed (revision ${lastRun.revision})` : `failed: ${lastRun.error}`}
+        </p>
+      ) : null}
+      <form method="post" action="/settings/oracle">
+        <label for="oracle-url">HTTPS address</label>
+        <input id="oracle-url" name="url" type="url" required placeholder="https://reports.example.com/pnl.json" />
+        <label for="oracle-secret">Bearer secret (optional)</label>
+        <input id="oracle-secret" name="secret" type="password" autocomplete="off" />
+        <button type="submit">Save the oracle</button>
+      </form>
       <h2>Mint a token</h2>
       <form method="post" action="/settings/tokens">
         <label for="label">Label</label>
@@ -140,6 +161,28 @@ pages.post("/settings/tokens", async (c) => {
   c.header("cache-control", "no-store");
   return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} minted={minted} />, 201);
 });
+
+pages.post("/settings/oracle", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenant = await sessionTenant(c);
+  if (!tenant) return c.redirect("/signin", 303);
+  const form = await c.req.parseBody();
+  const url = String(form.url ?? "").trim();
+  const secret = String(form.secret ?? "").trim();
+  if (!isHttpsUrl(url)) {
+    return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice="The oracle's address must be an https:// URL." />, 400);
+  }
+  await setOracleSource(c.env.INDEX_DB, tenant, url, secret === "" ? null : secret.slice(0, 500), new Date());
+  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice="The oracle is saved; the daily run will use it." />);
+});
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === "https:" && value.length <= 2000;
+  } catch {
+    return false;
+  }
+}
 
 pages.post("/settings/tokens/:kid/revoke", async (c) => {
   requireSameOrigin(c.req.raw);
