@@ -1,11 +1,17 @@
 /**
  * The tail's adapter: the widely used chat-completions HTTP API. One call classifies a
  * batch of lines against the tenant's own categories. Every answer is validated: anything
- * that is not exactly one of the categories (or null) is an abstention for that line.
- * The cost comes from the response's token usage and the configured prices; when either is
- * missing the call is unpriced (`millicents: null`), which the meter reports.
+ * that is not one of the categories (exactly after trimming, or the one that matches
+ * case-insensitively, given back in the tenant's spelling) or null is an abstention for
+ * that line, never an error. The cost comes from the response's token usage and the
+ * configured prices; when either is missing the call is unpriced (`millicents: null`),
+ * which the meter reports.
+ *
+ * Failures: 429, 5xx, network failures and timeouts are retried with exponential backoff
+ * (or the server's Retry-After seconds), then a retryable TailError; any other refusal
+ * (400, 401, 403, 404...) is a TailError that is not retryable, at once.
  */
-import { endpoint, safeJson } from "../http";
+import { endpoint, safeJson, withTimeout } from "../http";
 import { z } from "zod";
 
 export const MAX_TAIL_BATCH = 50;
@@ -54,13 +60,16 @@ const completionSchema = z.object({
   model: z.string().optional(),
 });
 const usageSchema = z.object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() });
-const answerSchema = z.object({ answers: z.array(z.object({ id: z.number().int(), category: z.string().nullable() })) });
+/** The content's shape; each entry is checked on its own, so one malformed entry abstains only for itself. */
+const contentSchema = z.object({ answers: z.array(z.unknown()) });
+const answerEntrySchema = z.object({ id: z.number().int(), category: z.string().nullable() });
 
 export class ChatCompletionsTail {
   constructor(private readonly config: TailConfig) {}
 
   async classify(categories: string[], lines: TailLine[]): Promise<TailResult> {
     if (lines.length > MAX_TAIL_BATCH) throw new Error(`a tail batch holds at most ${MAX_TAIL_BATCH} lines`);
+    if (lines.length === 0) throw new Error("a tail batch holds at least one line");
     const body = await this.post({
       model: this.config.model,
       temperature: 0,
@@ -84,38 +93,47 @@ export class ChatCompletionsTail {
 
   private cost(prompt: number, completion: number): number | null {
     const { inputMillicentsPerMillionTokens: input, outputMillicentsPerMillionTokens: output } = this.config;
-    if (input === null || output === null) return null;
+    if (!isPrice(input) || !isPrice(output)) return null;
     return Math.ceil((prompt * input + completion * output) / 1_000_000);
   }
 
-  /** POSTs with retries for 429, 5xx, network failures and timeouts; the parsed body of a 200. */
+  /**
+   * POSTs with retries for 429, 5xx, network failures and timeouts (the timeout covers
+   * the answer's body too, so a stalled body is a timeout); the parsed body of a 200, or
+   * undefined when it is not JSON.
+   */
   private async post(payload: unknown): Promise<unknown> {
-    const attempts = this.config.maxAttempts ?? 3;
+    const attempts = Math.max(1, Math.floor(this.config.maxAttempts ?? 3));
+    const timeoutMs = this.config.timeoutMs ?? 20_000;
     const doFetch = this.config.fetch ?? fetch;
     const sleep = this.config.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const url = endpoint(this.config.baseUrl, "chat/completions");
+    const body = JSON.stringify(payload);
     let last = "no attempt was made";
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      let response: Response;
+      let answer: { status: number; ok: boolean; retryAfter: string | null; text: string };
       try {
-        response = await withTimeout(this.config.timeoutMs ?? 20_000, (signal) =>
-          doFetch(endpoint(this.config.baseUrl, "chat/completions"), {
+        answer = await withTimeout(timeoutMs, async (signal) => {
+          const response = await doFetch(url, {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${this.config.apiKey}` },
-            body: JSON.stringify(payload),
+            body,
             signal,
-          }),
-        );
+          });
+          // A refusal's body only names the error; a 200's body is the answer, and failing to read it is a network failure.
+          const text = response.ok ? await response.text() : await response.text().catch(() => "");
+          return { status: response.status, ok: response.ok, retryAfter: response.headers.get("retry-after"), text };
+        });
       } catch (cause) {
         last = `the model API could not be reached: ${String(cause)}`;
         if (attempt < attempts) await sleep(backoff(attempt, null));
         continue;
       }
-      const text = await response.text().catch(() => "");
-      if (response.ok) return safeJson(text);
-      const message = errorMessage(text) ?? `HTTP ${response.status}`;
-      if (response.status !== 429 && response.status < 500) throw new TailError(`the model API refused the call (${message})`, false);
-      last = `the model API answered ${response.status} (${message})`;
-      if (attempt < attempts) await sleep(backoff(attempt, response.headers.get("retry-after")));
+      if (answer.ok) return safeJson(answer.text);
+      const message = errorMessage(answer.text) ?? `HTTP ${answer.status}`;
+      if (answer.status !== 429 && answer.status < 500) throw new TailError(`the model API refused the call (${message})`, false);
+      last = `the model API answered ${answer.status} (${message})`;
+      if (attempt < attempts) await sleep(backoff(attempt, answer.retryAfter));
     }
     throw new TailError(`${last}, after ${attempts} attempts`, true);
   }
@@ -126,44 +144,68 @@ const SYSTEM_PROMPT =
   "spelled exactly as given. Amounts are in dollars from the business's side: positive = money in. If you are not " +
   'sure, answer null. Reply with one JSON object: {"answers":[{"id":<line id>,"category":<a category or null>}]}.';
 
-/** Runs a call that is aborted, and given up on, once `ms` have passed, whether or not it heeds the signal. */
-async function withTimeout<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`no answer within ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([call(controller.signal), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function asked(line: TailLine) {
   return { id: line.id, description: line.description, merchant: line.merchantName, amount: line.amountCents / 100 };
 }
 
-/** Each asked id's answer: a category of the tenant's (canonical spelling) or null. */
+/**
+ * Each asked id's answer: a category of the tenant's (canonical spelling) or null. An entry
+ * that is malformed, names an id that was not asked, or names no category of the tenant's
+ * is an abstention; so is an id answered twice with different categories.
+ */
 function answersFrom(content: string | null, categories: string[], lines: TailLine[]): Map<number, string | null> {
-  const canonical = new Map(categories.map((c) => [c.trim().toLowerCase(), c]));
   const answers = new Map<number, string | null>(lines.map((l) => [l.id, null]));
-  const parsed = answerSchema.safeParse(content === null ? undefined : safeJson(content));
+  const parsed = contentSchema.safeParse(content === null ? undefined : safeJson(unfenced(content)));
   if (!parsed.success) return answers;
-  for (const { id, category } of parsed.data.answers) {
-    if (!answers.has(id) || category === null) continue;
-    answers.set(id, canonical.get(category.trim().toLowerCase()) ?? null);
+  const canonical = canonicalCategory(categories);
+  const given = new Map<number, string | null>();
+  const conflicting = new Set<number>();
+  for (const entry of parsed.data.answers) {
+    const answer = answerEntrySchema.safeParse(entry);
+    if (!answer.success || !answers.has(answer.data.id)) continue;
+    const { id, category } = answer.data;
+    const value = category === null ? null : canonical(category);
+    if (given.has(id) && given.get(id) !== value) conflicting.add(id);
+    given.set(id, value);
   }
+  for (const [id, value] of given) answers.set(id, conflicting.has(id) ? null : value);
   return answers;
 }
 
-/** Exponential backoff (0.5 s, 1 s, 2 s...), or the server's Retry-After seconds when it says. */
+/**
+ * The tenant's category an answer names: an exact match after trimming, else the one
+ * category that matches case-insensitively (none, or more than one: not a category).
+ */
+function canonicalCategory(categories: string[]): (answer: string) => string | null {
+  const exact = new Map(categories.map((c) => [c.trim(), c]));
+  const folded = new Map<string, string | null>();
+  for (const c of categories) {
+    const key = c.trim().toLowerCase();
+    folded.set(key, folded.has(key) && folded.get(key) !== c ? null : c);
+  }
+  return (answer) => {
+    const trimmed = answer.trim();
+    return exact.get(trimmed) ?? folded.get(trimmed.toLowerCase()) ?? null;
+  };
+}
+
+/** The content without a Markdown code fence around it, which some models add even in JSON mode. */
+function unfenced(content: string): string {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?\s*```\s*$/i.exec(content);
+  return fenced ? fenced[1]! : content;
+}
+
+function isPrice(value: number | null): value is number {
+  return value !== null && Number.isFinite(value) && value >= 0;
+}
+
+/**
+ * Exponential backoff (0.5 s, 1 s, 2 s...), or the server's Retry-After when it is a number
+ * of seconds (at most 60; an HTTP date or anything else falls back to the backoff).
+ */
 function backoff(attempt: number, retryAfter: string | null): number {
-  const seconds = retryAfter === null ? NaN : Number(retryAfter);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 60) * 1000 : 500 * 2 ** (attempt - 1);
+  const seconds = retryAfter !== null && /^\s*\d+(?:\.\d+)?\s*$/.test(retryAfter) ? Number(retryAfter) : NaN;
+  return Number.isFinite(seconds) ? Math.min(seconds, 60) * 1000 : 500 * 2 ** (attempt - 1);
 }
 
 function errorMessage(text: string): string | null {
