@@ -1,59 +1,113 @@
 /**
  * The cost meter of the tail (the external model): one row per tenant and calendar month
- * (America/Chicago), and the monthly cap it is measured against.
+ * (America/Chicago) in D1, and the monthly cap it is measured against. Plain functions
+ * over a D1Database; the watcher records, `get_meter` reads.
  *
- * Counters only ever grow, through one atomic upsert per recorded outcome, so concurrent
- * watchers never lose an increment. `millicents: null` records a call whose cost was absent
- * or unparseable: it counts in `unpriced_calls`, never silently as free.
+ * Counters only ever grow, through one atomic upsert per recorded outcome
+ * (`INSERT ... ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, ...`), so
+ * concurrent watchers never lose an increment. A call whose cost is unknown counts in
+ * `unpriced_calls`, never silently as free. Every call is either priced or unpriced, so
+ * `calls` = priced calls + `unpriced_calls` in every row.
  */
-import { and, desc, eq, gte, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { booksDate } from "../clock";
 import type { Tier } from "../ledger/face";
-import { meterCaps, meterMonths, tenants } from "./schema";
+import { meterCaps, meterMonths as meterMonthsTable, tenants } from "./schema";
 
-/** Monthly caps by tier, in millicents ($1 = 100,000 millicents). */
+/**
+ * Monthly caps of the tail's spend by tier, in millicents ($1 = 100,000 millicents):
+ * free $0.50, paid $10. A tier not in this table has no cap (mode null).
+ */
 export const CAP_TIERS: Record<Tier, number> = { free: 50_000, paid: 1_000_000 };
 
+/** null: no cap is known (which never means under it); `interactive` under the cap; `batched` at or over it. */
 export type MeterMode = "interactive" | "batched" | null;
 
-export interface Cap {
-  cap_tier: string | null;
-  cap_millicents_month: number | null;
-  /** `tenant_override` (an operator set the tenant's own cap) or `tier_table` (CAP_TIERS); null when none is known. */
-  cap_source: "tenant_override" | "tier_table" | null;
-}
+/** The cap in force: the tenant's override, else its tier's; none when neither is known. */
+export type Cap =
+  | { cap_tier: string | null; cap_millicents_month: number; cap_source: "tenant_override" | "tier_table" }
+  | { cap_tier: string | null; cap_millicents_month: null; cap_source: null };
 
+/** One row of `get_meter` (the contract's Meter month). */
+export type MeterMonth = {
+  month: string;
+  calls: number;
+  millicents: number;
+  unpriced_calls: number;
+  lines_resolved_local: number;
+  lines_sent_to_api: number;
+  mode: MeterMode;
+} & Cap;
+
+/**
+ * What one `recordMeter` adds. Either one tail call's outcome, or aggregated line counts:
+ * - a call: `millicents` is present (its cost, or null when the cost is unknown) and
+ *   `calls` is 1 or omitted (it defaults to 1); `linesSentToApi` is how many lines that
+ *   call carried. One call per record, so every call is priced or unpriced exactly once.
+ * - line counts: `linesResolvedLocal` and/or `linesSentToApi`, any whole numbers (e.g. a
+ *   sync's total), with no `millicents` and no `calls`.
+ */
 export interface MeterDelta {
+  /** 1 (the default when `millicents` is present) or omitted; more than one call per record is refused. */
   calls?: number;
-  /** One call's cost; null = the cost was absent or unparseable (counted in unpriced_calls). */
+  /**
+   * One call's cost in millicents. null: the cost was absent or unparseable, so
+   * `unpriced_calls` += 1 and nothing is added to `millicents`. A fraction is rounded up;
+   * a negative or non-finite cost is unknown too (unpriced), never a refund.
+   */
   millicents?: number | null;
   linesResolvedLocal?: number;
   linesSentToApi?: number;
 }
 
+/** The books' calendar month (`YYYY-MM`, America/Chicago) of an instant. */
 export function monthOf(at: Date): string {
   return booksDate(at).slice(0, 7);
 }
 
-/** Adds one outcome to the tenant's row for the month of `at`. */
+/** `YYYY-MM` shifted by whole months (calendar arithmetic, no time zone involved). */
+function addMonths(month: string, by: number): string {
+  const [year, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, m - 1 + by, 1)).toISOString().slice(0, 7);
+}
+
+function wholeCount(name: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`recordMeter: ${name} must be a whole number >= 0, not ${value}.`);
+  return value;
+}
+
+/**
+ * Adds one outcome (see MeterDelta) to the tenant's row for the America/Chicago month of
+ * `at`, in one atomic upsert. A delta that adds nothing writes nothing, so every stored
+ * row has activity. Refuses (RangeError) negative or fractional counts, a call without
+ * its cost, and more than one call per record.
+ */
 export async function recordMeter(d1: D1Database, tenantId: string, at: Date, delta: MeterDelta): Promise<void> {
+  const isCall = delta.millicents !== undefined;
+  const calls = wholeCount("calls", delta.calls ?? (isCall ? 1 : 0));
+  if (isCall && calls !== 1) throw new RangeError(`recordMeter: one call's outcome per record (calls must be 1, not ${calls}).`);
+  if (!isCall && calls !== 0) throw new RangeError("recordMeter: a call needs its cost: millicents, or null when it is unknown.");
+  const cost = typeof delta.millicents === "number" && delta.millicents >= 0 ? Math.ceil(delta.millicents) : null;
+  const priced = cost !== null && Number.isSafeInteger(cost);
   const row = {
     tenantId,
     month: monthOf(at),
-    calls: delta.calls ?? 0,
-    millicents: delta.millicents ?? 0,
-    unpricedCalls: delta.millicents === null ? 1 : 0,
-    linesResolvedLocal: delta.linesResolvedLocal ?? 0,
-    linesSentToApi: delta.linesSentToApi ?? 0,
+    calls,
+    millicents: priced ? cost : 0,
+    unpricedCalls: isCall && !priced ? 1 : 0,
+    linesResolvedLocal: wholeCount("linesResolvedLocal", delta.linesResolvedLocal),
+    linesSentToApi: wholeCount("linesSentToApi", delta.linesSentToApi),
   };
-  const plus = (column: keyof typeof row & keyof typeof meterMonths.$inferSelect) =>
-    sql.raw(`${meterMonths[column].name} + excluded.${meterMonths[column].name}`);
+  if (row.calls === 0 && row.linesResolvedLocal === 0 && row.linesSentToApi === 0) return;
+  const plus = (column: "calls" | "millicents" | "unpricedCalls" | "linesResolvedLocal" | "linesSentToApi") =>
+    sql.raw(`${meterMonthsTable[column].name} + excluded.${meterMonthsTable[column].name}`);
   await drizzle(d1)
-    .insert(meterMonths)
+    .insert(meterMonthsTable)
     .values(row)
     .onConflictDoUpdate({
-      target: [meterMonths.tenantId, meterMonths.month],
+      target: [meterMonthsTable.tenantId, meterMonthsTable.month],
       set: {
         calls: plus("calls"),
         millicents: plus("millicents"),
@@ -64,54 +118,92 @@ export async function recordMeter(d1: D1Database, tenantId: string, at: Date, de
     });
 }
 
+/** Sets the tenant's own monthly cap (whole millicents >= 0; 0 batches everything). No endpoint: for operators and tests. */
 export async function setCapOverride(d1: D1Database, tenantId: string, millicents: number, at: Date): Promise<void> {
+  if (!Number.isSafeInteger(millicents) || millicents < 0) throw new RangeError(`setCapOverride: the cap must be whole millicents >= 0, not ${millicents}.`);
   await drizzle(d1)
     .insert(meterCaps)
     .values({ tenantId, capMillicentsMonth: millicents, setAt: at.toISOString() })
     .onConflictDoUpdate({ target: meterCaps.tenantId, set: { capMillicentsMonth: millicents, setAt: at.toISOString() } });
 }
 
-/** The cap in force: the tenant's override, else its tier's; none when neither is known. */
+/** Removes the tenant's own cap: the tier table applies again. */
+export async function clearCapOverride(d1: D1Database, tenantId: string): Promise<void> {
+  await drizzle(d1).delete(meterCaps).where(eq(meterCaps.tenantId, tenantId));
+}
+
+/** The two reads a cap needs, to be sent in one D1 batch with whatever else the caller reads. */
+function capQueries(db: DrizzleD1Database, tenantId: string) {
+  return [
+    db.select({ tier: tenants.tier }).from(tenants).where(eq(tenants.id, tenantId)),
+    db.select({ cap: meterCaps.capMillicentsMonth }).from(meterCaps).where(eq(meterCaps.tenantId, tenantId)),
+  ] as const;
+}
+
+function capOf(tenantRows: { tier: string }[], overrideRows: { cap: number }[]): Cap {
+  // D1 holds whatever tier was written; one the table does not know gives no cap.
+  const tier: string | null = tenantRows[0]?.tier ?? null;
+  const override = overrideRows[0];
+  if (override) return { cap_tier: tier, cap_millicents_month: override.cap, cap_source: "tenant_override" };
+  if (tier !== null && Object.hasOwn(CAP_TIERS, tier)) return { cap_tier: tier, cap_millicents_month: CAP_TIERS[tier as Tier], cap_source: "tier_table" };
+  return { cap_tier: tier, cap_millicents_month: null, cap_source: null };
+}
+
+/** The cap in force: the tenant's override wins, else its tier's from CAP_TIERS; none when neither is known. */
 export async function capFor(d1: D1Database, tenantId: string): Promise<Cap> {
   const db = drizzle(d1);
-  const tenant = await db.select({ tier: tenants.tier }).from(tenants).where(eq(tenants.id, tenantId)).get();
-  const override = await db.select().from(meterCaps).where(eq(meterCaps.tenantId, tenantId)).get();
-  const tier = tenant?.tier ?? null;
-  if (override) return { cap_tier: tier, cap_millicents_month: override.capMillicentsMonth, cap_source: "tenant_override" };
-  const fromTable = tier !== null ? CAP_TIERS[tier] : undefined;
-  return fromTable === undefined
-    ? { cap_tier: tier, cap_millicents_month: null, cap_source: null }
-    : { cap_tier: tier, cap_millicents_month: fromTable, cap_source: "tier_table" };
+  const [tenantRows, overrideRows] = await db.batch(capQueries(db, tenantId));
+  return capOf(tenantRows, overrideRows);
 }
 
-/** Null when no cap is known (which never means under it); interactive under it; batched at or over it. */
-export function modeOf(millicents: number, cap: number | null): MeterMode {
-  if (cap === null) return null;
-  return millicents < cap ? "interactive" : "batched";
+/** null when no cap is known (which never means under it); `interactive` under the cap; `batched` at or over it. */
+export function modeOf(millicentsThisMonth: number, cap: Cap | number | null): MeterMode {
+  const limit = typeof cap === "object" && cap !== null ? cap.cap_millicents_month : cap;
+  if (limit === null) return null;
+  return millicentsThisMonth < limit ? "interactive" : "batched";
 }
 
+/** The mode this month (America/Chicago) against the cap in force now: whether the tail's lines go out now or wait for the daily batch. */
 export async function currentMode(d1: D1Database, tenantId: string, now: Date): Promise<MeterMode> {
-  const row = await drizzle(d1)
-    .select({ millicents: meterMonths.millicents })
-    .from(meterMonths)
-    .where(and(eq(meterMonths.tenantId, tenantId), eq(meterMonths.month, monthOf(now))))
-    .get();
-  return modeOf(row?.millicents ?? 0, (await capFor(d1, tenantId)).cap_millicents_month);
+  const db = drizzle(d1);
+  const [tenantRows, overrideRows, spend] = await db.batch([
+    ...capQueries(db, tenantId),
+    db
+      .select({ millicents: meterMonthsTable.millicents })
+      .from(meterMonthsTable)
+      .where(and(eq(meterMonthsTable.tenantId, tenantId), eq(meterMonthsTable.month, monthOf(now)))),
+  ]);
+  return modeOf(spend[0]?.millicents ?? 0, capOf(tenantRows, overrideRows));
 }
 
 /**
- * The tenant's months with any activity among the last `months` calendar months, newest
- * first. Every month is shown against the cap in force now (caps are not kept by month).
+ * The tenant's meter over the last `months` calendar months (America/Chicago), the
+ * current one included, newest first. Only months with activity are listed (recordMeter
+ * stores no row for a delta that adds nothing), so a tenant with none gets `[]`; a missing
+ * month spent nothing. Caps are not kept per month: every month is shown against the cap
+ * in force now, and its `mode` is that month's spend against it (the current month's is
+ * currentMode).
+ * `months` is a whole number >= 1 (RangeError otherwise); the endpoint clamps it.
  */
-export async function meterMonthsOf(d1: D1Database, tenantId: string, months: number, now: Date) {
-  const [year, month] = monthOf(now).split("-").map(Number) as [number, number];
-  const first = new Date(Date.UTC(year, month - 1 - (months - 1), 1)).toISOString().slice(0, 7);
-  const rows = await drizzle(d1)
-    .select()
-    .from(meterMonths)
-    .where(and(eq(meterMonths.tenantId, tenantId), gte(meterMonths.month, first)))
-    .orderBy(desc(meterMonths.month));
-  const cap = await capFor(d1, tenantId);
+export async function meterMonths(d1: D1Database, tenantId: string, months: number, now: Date): Promise<MeterMonth[]> {
+  if (!Number.isSafeInteger(months) || months < 1) throw new RangeError(`meterMonths: months must be a whole number >= 1, not ${months}.`);
+  const current = monthOf(now);
+  const db = drizzle(d1);
+  const [tenantRows, overrideRows, rows] = await db.batch([
+    ...capQueries(db, tenantId),
+    db
+      .select()
+      .from(meterMonthsTable)
+      .where(
+        and(
+          eq(meterMonthsTable.tenantId, tenantId),
+          gte(meterMonthsTable.month, addMonths(current, -(months - 1))),
+          lte(meterMonthsTable.month, current),
+        ),
+      )
+      .orderBy(desc(meterMonthsTable.month)),
+  ]);
+  const cap = capOf(tenantRows, overrideRows);
   return rows.map((r) => ({
     month: r.month,
     calls: r.calls,
@@ -120,6 +212,6 @@ export async function meterMonthsOf(d1: D1Database, tenantId: string, months: nu
     lines_resolved_local: r.linesResolvedLocal,
     lines_sent_to_api: r.linesSentToApi,
     ...cap,
-    mode: modeOf(r.millicents, cap.cap_millicents_month),
+    mode: modeOf(r.millicents, cap),
   }));
 }
