@@ -6,11 +6,14 @@ declare global {
     interface Env {
       TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
       INDEX_DB: D1Database;
-      SYNC_QUEUE: Queue<SyncMessage>;
+      /** Sync requests and export pushes (one queue, one consumer). */
+      SYNC_QUEUE: Queue<QueueMessage>;
       /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;
       AGGREGATOR_BASE_URL: string;
+      /** The spreadsheet API's base address (export pushes); empty = the public API. */
+      SPREADSHEET_API_BASE_URL: string;
       /** Deployment switches, `on` by default; off, the read or verb answers 404. */
       TAXONOMY_READ: string;
       CATEGORY_VERBS: string;
@@ -34,11 +37,21 @@ declare global {
 /** The Worker's environment; declared on `Cloudflare.Env` so `cloudflare:workers` and tests see it too. */
 export type Env = Cloudflare.Env;
 
-/** A queued request that the watcher pull a tenant's bank feed. */
+/** A queued request that the watcher pull a tenant's bank feed (messages from before `kind` existed have none). */
 export interface SyncMessage {
+  kind?: "sync";
   tenant: string;
   requestId: number;
 }
+
+/** A queued resync op: push an export to its spreadsheet destination. */
+export interface PushMessage {
+  kind: "push";
+  tenant: string;
+  exportId: number;
+}
+
+export type QueueMessage = SyncMessage | PushMessage;
 
 /** A deployment switch: anything but `off` is on (they default to on). */
 export function switchOn(value: string | undefined): boolean {

@@ -1,11 +1,11 @@
-/** The Worker: the app for requests, the sync watcher for the queue, the daily cron. */
+/** The Worker: the app for requests, the queue consumer (sync requests, export pushes), the daily cron. */
 import { createApp } from "./app";
 import { purgeSessions } from "./auth/sessions";
-import type { Env, SyncMessage } from "./env";
+import type { Env, QueueMessage } from "./env";
 import { tenantIds } from "./auth/tenants";
 import { runDailyParity } from "./cron/daily-parity";
 import { sendToTail, type TailClient } from "./sync/tail";
-import { handleSyncBatch } from "./sync/watcher";
+import { handleQueueBatch } from "./sync/watcher";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
 
@@ -15,13 +15,13 @@ export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
 
   async queue(batch, env, _ctx) {
-    await handleSyncBatch(batch, env);
+    await handleQueueBatch(batch, env);
   },
 
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(dailyRun(env, new Date(controller.scheduledTime)));
   },
-} satisfies ExportedHandler<Env, SyncMessage>;
+} satisfies ExportedHandler<Env, QueueMessage>;
 
 /**
  * The daily cron's work: the day's parity verdicts, the tail's batch run (lines deferred

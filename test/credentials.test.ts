@@ -9,9 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../src/auth/sessions";
 import { verifyToken } from "../src/auth/tokens";
 import { endpoints } from "../src/endpoints/index";
-import { api, BASE, createTenant, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
+import { api, BASE, concretePath, createTenant, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
 
-const concrete = (path: string) => path.replace("{side}", "A").replace("{src_id}", "1");
 
 describe("every endpoint's credential rule", () => {
   let t: SandboxTenant;
@@ -21,7 +20,7 @@ describe("every endpoint's credential rule", () => {
 
   for (const e of endpoints) {
     const call = (credential: Parameters<typeof api>[0], headers: Record<string, string> = {}) =>
-      api(credential, concrete(e.path), { method: e.method.toUpperCase(), headers, ...(e.method === "post" ? { body: {} } : {}) });
+      api(credential, concretePath(e.path), { method: e.method.toUpperCase(), headers, ...(e.method === "post" ? { body: {} } : {}) });
 
     it(`${e.operationId}: no credential is 401 problem+json`, async () => {
       const answer = await call(undefined);

@@ -8,6 +8,8 @@ import m0005 from './0005_tail_asks.sql';
 import m0006 from './0006_tail_asks_append_only.sql';
 import m0007 from './0007_parity_verdicts.sql';
 import m0008 from './0008_parity_verdicts_append_only.sql';
+import m0009 from './0009_exports.sql';
+import m0010 from './0010_exports_append_only.sql';
 
   export default {
     journal,
@@ -20,7 +22,9 @@ m0004,
 m0005,
 m0006,
 m0007,
-m0008
+m0008,
+m0009,
+m0010
     }
   }
   

@@ -28,12 +28,14 @@ export interface Call<P, Q, B> {
   /** What the caller's credential lets it see of the vault. */
   face: Face;
   now: Date;
+  /** The request's origin (`https://host`), for the absolute URLs an answer names. */
+  origin: string;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
 }
 
-export interface EndpointSpec<P, Q, B, S extends Schema> {
+interface CommonSpec<P, Q, B> {
   /** Also the tool name on the tool face. */
   operationId: string;
   method: "get" | "post";
@@ -47,9 +49,26 @@ export interface EndpointSpec<P, Q, B, S extends Schema> {
   params?: P;
   query?: Q;
   body?: B;
-  success: { status: 200 | 202; description: string; schema: S };
   errors?: Partial<Record<ExtraStatus, string>>;
+}
+
+export interface EndpointSpec<P, Q, B, S extends Schema> extends CommonSpec<P, Q, B> {
+  success: { status: 200 | 202; description: string; schema: S };
   handler: (call: Call<P, Q, B>) => Promise<z.input<S>>;
+}
+
+/** A file the handler streams: its body, its media type and the name a browser saves it as. */
+export interface FileBody {
+  body: ReadableStream<Uint8Array> | string;
+  mediaType: string;
+  filename: string;
+}
+
+export interface DownloadSpec<P, Q> extends CommonSpec<P, Q, undefined> {
+  method: "get";
+  /** The media types the file may have, each with what it holds. */
+  success: { description: string; mediaTypes: Record<string, string> };
+  handler: (call: Call<P, Q, undefined>) => Promise<FileBody>;
 }
 
 export interface Endpoint {
@@ -61,6 +80,8 @@ export interface Endpoint {
   credential: CredentialRule;
   /** Reads change nothing; writes append to the ledger. */
   access: "read" | "write";
+  /** `json` answers an object; `file` streams a file (the tool face returns it as text). */
+  answers: "json" | "file";
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
@@ -75,16 +96,44 @@ const problem = (description: string) => ({
 export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: EndpointSpec<P, Q, B, S>,
 ): Endpoint {
+  const success = { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } };
+  return build(spec, spec.success.status, success, "json", async (c, call) => {
+    const body = await spec.handler(call);
+    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+  });
+}
+
+/** An endpoint that streams a file (text/csv and the like) instead of answering JSON. */
+export function defineDownload<P extends Schema | undefined, Q extends Schema | undefined>(spec: DownloadSpec<P, Q>): Endpoint {
+  const content = Object.fromEntries(
+    Object.entries(spec.success.mediaTypes).map(([mediaType, description]) => [mediaType, { schema: z.string().openapi({ description }) }]),
+  );
+  return build(spec, 200, { description: spec.success.description, content }, "file", async (_c, call) => {
+    const file = await spec.handler(call);
+    return new Response(file.body, {
+      status: 200,
+      headers: { "content-type": file.mediaType, "content-disposition": `attachment; filename="${file.filename}"` },
+    });
+  });
+}
+
+function build<P, Q, B>(
+  spec: CommonSpec<P, Q, B>,
+  status: number,
+  success: RouteConfig["responses"][string],
+  answers: Endpoint["answers"],
+  respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
+): Endpoint {
   const access = spec.method === "get" ? "read" : "write";
   const hasInput = spec.params !== undefined || spec.query !== undefined || spec.body !== undefined;
   const responses: RouteConfig["responses"] = {
-    [spec.success.status]: { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } },
+    [status]: success,
     ...(hasInput || access === "write" ? { 400: problem("The request is malformed or fails validation; `errors` names every field.") } : {}),
     401: problem("No credential, or one this surface refuses."),
     ...(spec.credential !== "read"
       ? { 403: problem(spec.credential === "session" ? "Reached with a bearer token: this operation is session only." : "A read-only token on a write, or a session request from another origin.") }
       : {}),
-    ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([status, why]) => [status, problem(why)])),
+    ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, why]) => [code, problem(why)])),
     ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
     500: problem("An unexpected fault; nothing internal is named."),
   };
@@ -116,12 +165,12 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
       ledger: ledgerOf(c.env, caller.tenant.id),
       face: faceFor(caller.tenant, now),
       now,
+      origin: new URL(c.req.url).origin,
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,
     } as Call<P, Q, B>;
-    const body = await spec.handler(call);
-    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+    return respond(c, call);
   };
 
   return {
@@ -132,6 +181,7 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
     description: spec.description,
     credential: spec.credential,
     access,
+    answers,
     route,
     run,
   };

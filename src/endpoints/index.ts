@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
+import { exportBooks, getExport, getExportFile } from "./exports/routes";
 import { getMeter } from "./meter/routes";
 import { getPnlRolling, recordPnlParity } from "./reports/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
@@ -49,4 +50,8 @@ export const endpoints: readonly Endpoint[] = [
   // Reports.
   getPnlRolling,
   recordPnlParity,
+  // Export.
+  exportBooks,
+  getExport,
+  getExportFile,
 ];

@@ -113,3 +113,24 @@ export const oracleRuns = sqliteTable(
   },
   (t) => [index("oracle_runs_tenant").on(t.tenantId, t.id)],
 );
+
+/**
+ * A tenant's spreadsheet destinations for export (connected on /settings). A destination
+ * is live until it is disconnected; `export_books` pushes to the newest live one.
+ */
+export const exportDestinations = sqliteTable(
+  "export_destinations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    /** The spreadsheet's id in the spreadsheet API. */
+    spreadsheetId: text("spreadsheet_id").notNull(),
+    /** The sheet (tab) the books are written to; it is cleared on every push. */
+    sheet: text("sheet").notNull(),
+    /** Sent as `Authorization: Bearer <token>`; never shown again once set. */
+    accessToken: text("access_token").notNull(),
+    connectedAt: text("connected_at").notNull(),
+    disconnectedAt: text("disconnected_at"),
+  },
+  (t) => [index("export_destinations_tenant").on(t.tenantId, t.id)],
+);

@@ -4,7 +4,7 @@
  * Entries are revisions keyed by `cat_key`; the newest one stands (a retired one is gone
  * from the taxonomy list).
  */
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "./db";
 import { isQueueLabel } from "./queue-label";
 import { isRefusal, refuse, type Refusal } from "./refusal";
@@ -35,9 +35,13 @@ export function catKeyOf(name: string): string {
   return slug === "" ? "category" : slug;
 }
 
-/** The standing entry of every key (retired ones included). */
-function standingEntries(db: LedgerHandle) {
-  const newest = db.select({ id: sql<number>`max(${categoryEntries.id})` }).from(categoryEntries).groupBy(categoryEntries.catKey);
+/** The standing entry of every key (retired ones included), as of entry `upTo` when given. */
+function standingEntries(db: LedgerHandle, upTo?: number) {
+  const newest = db
+    .select({ id: sql<number>`max(${categoryEntries.id})` })
+    .from(categoryEntries)
+    .where(upTo === undefined ? undefined : lte(categoryEntries.id, upTo))
+    .groupBy(categoryEntries.catKey);
   return db
     .select({ entry: categoryEntries, header: headers })
     .from(categoryEntries)
@@ -53,8 +57,8 @@ export interface CategoryEntry extends TaxonomyEntry {
 }
 
 /** Live entries with their row ids, ordered by header then name. */
-function liveEntries(db: LedgerHandle): CategoryEntry[] {
-  return standingEntries(db)
+function liveEntries(db: LedgerHandle, upTo?: number): CategoryEntry[] {
+  return standingEntries(db, upTo)
     .filter((r) => !r.entry.retired)
     .map((r) => ({
       id: r.entry.id,
@@ -66,9 +70,9 @@ function liveEntries(db: LedgerHandle): CategoryEntry[] {
     }));
 }
 
-/** Live entries, ordered by header then name. */
-export function taxonomy(db: LedgerHandle): TaxonomyEntry[] {
-  return liveEntries(db).map(({ id: _id, ...entry }) => entry);
+/** Live entries, ordered by header then name; as they stood at entry `upTo` when given (an export's mark). */
+export function taxonomy(db: LedgerHandle, upTo?: number): TaxonomyEntry[] {
+  return liveEntries(db, upTo).map(({ id: _id, ...entry }) => entry);
 }
 
 /** The header a category name lives under, or null when the taxonomy does not hold it. */

@@ -16,6 +16,8 @@ import { createRule } from "./rules";
 import { computeVerdict, fileVerdict } from "./parity";
 import { rollingPnl } from "./pnl";
 import { recordTailAnswers } from "./tail";
+import { recordPush } from "./export/pushes";
+import { openExport } from "./export/snapshot";
 import { APPEND_ONLY_TABLES } from "./schema";
 import { connectBank, recordSyncRun, requestSync } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
@@ -69,6 +71,8 @@ describe("the append-only ledger", () => {
       const request = requestSync(db, "human:append-only", new Date(AT));
       if (request.state !== "recorded") throw new Error("expected a recorded request");
       recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });
+      const op = openExport(db, face, { destinationId: 1, destinations: "known", actor: "human:append-only", at: AT });
+      recordPush(db, { exportId: op.id, attempt: 1, status: "pushed", rows: 1, final: true, error: null, at: AT });
       const rowsIn = (table: string) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)).n;
       for (const table of APPEND_ONLY_TABLES) expect(rowsIn(table), table).toBeGreaterThan(0);
 

@@ -269,7 +269,50 @@ export const syncRuns = sqliteTable(
   (t) => [index("sync_runs_request").on(t.requestId)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006 and 0008). */
+/**
+ * Exports: a rendered bundle (no destination) or a resync op pushing the books to a
+ * spreadsheet destination. Each holds the ledger's high-water marks at the moment it was
+ * made, so its files are rendered later from the append-only tables exactly as they were
+ * then: a line, event, decision, taxonomy entry or account record past a mark is not seen.
+ */
+export const exports = sqliteTable("exports", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Null for a bundle; the destination (an id in the D1 index) for a resync op. */
+  destinationId: integer("destination_id"),
+  /** Whether the destination list was read: `known` or `unreadable`. */
+  destinations: text("destinations", { enum: ["known", "unreadable"] }).notNull(),
+  maxAId: integer("max_a_id").notNull(),
+  maxEventId: integer("max_event_id").notNull(),
+  maxDecisionSeq: integer("max_decision_seq").notNull(),
+  maxCategoryEntryId: integer("max_category_entry_id").notNull(),
+  maxAccountSeq: integer("max_account_seq").notNull(),
+  /** The face's floor when it was made (lines posted before it were not on the face). */
+  floor: text("floor"),
+  transactions: integer("transactions").notNull(),
+  accounts: integer("accounts").notNull(),
+  actor: text("actor").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** One attempt of the queue job at pushing a resync op to its destination. */
+export const exportPushes = sqliteTable(
+  "export_pushes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    exportId: integer("export_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    status: text("status", { enum: ["pushed", "failed"] }).notNull(),
+    /** Rows written to the destination (the header row excluded). */
+    rows: integer("rows").notNull(),
+    /** True when no further attempt will be made. */
+    final: integer("final", { mode: "boolean" }).notNull(),
+    error: text("error"),
+    at: text("at").notNull(),
+  },
+  (t) => [index("export_pushes_export").on(t.exportId)],
+);
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008 and 0010). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
@@ -286,6 +329,8 @@ export const APPEND_ONLY_TABLES = [
   "category_entries",
   "tail_asks",
   "parity_verdicts",
+  "exports",
+  "export_pushes",
 ] as const;
 
 /**

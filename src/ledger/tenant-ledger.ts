@@ -14,6 +14,8 @@ import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
 import * as exceptions from "./exceptions";
+import * as pushes from "./export/pushes";
+import * as snapshot from "./export/snapshot";
 import { explainLine } from "./explain";
 import * as judgements from "./judgements";
 import * as localModel from "./local-model";
@@ -33,6 +35,29 @@ export class TenantLedger extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
     });
+  }
+
+  // --- exports ---
+  openExport(face: Face, input: snapshot.OpenExport) {
+    return snapshot.openExport(this.db, face, input);
+  }
+  exportRecord(id: number) {
+    const record = snapshot.findExport(this.db, id);
+    return record ? { record, pushes: pushes.pushesOf(this.db, id) } : null;
+  }
+  exportPage(id: number, file: snapshot.ExportFile, cursor: string | null) {
+    const record = snapshot.findExport(this.db, id);
+    return record ? snapshot.renderPage(this.db, record, file, cursor) : null;
+  }
+  spreadsheetPage(id: number, cursor: string | null) {
+    const record = snapshot.findExport(this.db, id);
+    return record ? snapshot.spreadsheetPage(this.db, record, cursor) : null;
+  }
+  planPush(exportId: number) {
+    return pushes.planPush(this.db, exportId);
+  }
+  recordPush(push: Omit<pushes.PushRecord, "id">) {
+    pushes.recordPush(this.db, push);
   }
 
   // --- sign-up and the bank connection ---

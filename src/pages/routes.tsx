@@ -1,6 +1,7 @@
 /**
  * The browser pages: /signin (password -> svc_session), /signout, and /settings, where a
- * signed-in tenant lists, mints and revokes its personal access tokens.
+ * signed-in tenant lists, mints and revokes its personal access tokens, sets its parity
+ * oracle and connects its spreadsheet destinations.
  */
 import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -9,7 +10,9 @@ import { endSession, findLiveSession, SESSION_COOKIE, startSession } from "../au
 import { checkPassword } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import type { Env } from "../env";
+import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
 import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { Page } from "./layout";
 
 export const pages = new Hono<{ Bindings: Env }>();
@@ -71,6 +74,7 @@ async function Settings(props: { d1: D1Database; tenant: string; minted?: Minted
   const tokens = await listTokens(props.d1, props.tenant);
   const oracle = await oracleSourceOf(props.d1, props.tenant);
   const lastRun = await lastOracleRun(props.d1, props.tenant);
+  const destinations = await liveDestinations(props.d1, props.tenant);
   return (
     <Page title="Settings">
       <header>
@@ -129,6 +133,7 @@ async function Settings(props: { d1: D1Database; tenant: string; minted?: Minted
         <input id="oracle-secret" name="secret" type="password" autocomplete="off" />
         <button type="submit">Save the oracle</button>
       </form>
+      <DestinationsSection destinations={destinations} />
       <h2>Mint a token</h2>
       <form method="post" action="/settings/tokens">
         <label for="label">Label</label>
@@ -174,6 +179,32 @@ pages.post("/settings/oracle", async (c) => {
   }
   await setOracleSource(c.env.INDEX_DB, tenant, url, secret === "" ? null : secret.slice(0, 500), new Date());
   return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice="The oracle is saved; the daily run will use it." />);
+});
+
+pages.post("/settings/destinations", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenant = await sessionTenant(c);
+  if (!tenant) return c.redirect("/signin", 303);
+  const form = await c.req.parseBody();
+  const input = {
+    spreadsheetId: String(form.spreadsheet_id ?? "").trim(),
+    sheet: String(form.sheet ?? "").trim(),
+    accessToken: String(form.access_token ?? "").trim(),
+  };
+  const problem = destinationFormProblem(input);
+  if (problem) return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={problem} />, 400);
+  const connected = await connectDestination(c.env.INDEX_DB, tenant, input, new Date());
+  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={`Destination ${connected.id} is connected; exports now push to it.`} />, 201);
+});
+
+pages.post("/settings/destinations/:id/disconnect", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenant = await sessionTenant(c);
+  if (!tenant) return c.redirect("/signin", 303);
+  const id = Number(c.req.param("id"));
+  const done = Number.isSafeInteger(id) && (await disconnectDestination(c.env.INDEX_DB, tenant, id, new Date()));
+  const notice = done ? `Destination ${id} is disconnected.` : "No live destination of yours has that id.";
+  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={notice} />, done ? 200 : 404);
 });
 
 function isHttpsUrl(value: string): boolean {

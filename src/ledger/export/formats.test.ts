@@ -16,26 +16,7 @@ import {
   usDate,
   type ExportLine,
 } from "./formats";
-
-/** A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(field), (field = "");
-    else if (ch === "\r" && text[i + 1] === "\n") row.push(field), rows.push(row), (row = []), (field = ""), i++;
-    else field += ch;
-  }
-  return rows;
-}
+import { parseCsv } from "../../../test/fixtures/export-files";
 
 const line = (fields: Partial<ExportLine>): ExportLine => ({
   side: "A",

@@ -33,6 +33,9 @@ export interface ExportAccount {
   mask: string | null;
   type: string | null;
   subtype: string | null;
+  /** The account's exported (booked) lines and their total. */
+  booked_lines: number;
+  booked_cents: number;
 }
 
 // --- CSV (RFC 4180) ---
@@ -65,10 +68,10 @@ export function transactionsRow(line: ExportLine): string {
   return csvRow([line.posted_on, line.description, dollars(line.amount_cents), line.category ?? "", line.header ?? "", line.account_id, line.side, line.src_id, line.state]);
 }
 
-export const ACCOUNTS_HEADER = csvRow(["account_id", "name", "mask", "type", "subtype"]);
+export const ACCOUNTS_HEADER = csvRow(["account_id", "name", "mask", "type", "subtype", "booked_lines", "booked_total"]);
 
 export function accountsRow(account: ExportAccount): string {
-  return csvRow([account.account_id, account.name, account.mask, account.type, account.subtype]);
+  return csvRow([account.account_id, account.name, account.mask, account.type, account.subtype, account.booked_lines, dollars(account.booked_cents)]);
 }
 
 export const BANK_HEADER = csvRow(["Date", "Description", "Amount"]);
@@ -89,6 +92,11 @@ function iifField(text: string): string {
 /** The desktop package's account for a sub-account: a card is CCARD, everything else BANK. */
 export function bankAccountType(account: Pick<ExportAccount, "type" | "subtype">): "BANK" | "CCARD" {
   return account.type === "credit" || account.subtype === "credit card" ? "CCARD" : "BANK";
+}
+
+/** The account's name in the desktop package: its name, with its mask when the feed gave one (two cards may share a name). */
+export function bankAccountName(account: Pick<ExportAccount, "account_id" | "name" | "mask">): string {
+  return account.mask ? `${account.name} (${account.mask})` : account.name;
 }
 
 /** Where a line without a category is split to, so the file stays balanced and importable. */

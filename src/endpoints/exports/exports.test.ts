@@ -1,0 +1,207 @@
+/**
+ * export_books without a destination: the receipt, the four files parsed back and matched
+ * to the books, their reproducibility after the books change, and who may do what.
+ */
+import { SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cents, csvRecords, parseCsv, parseIif } from "../../../test/fixtures/export-files";
+import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+
+const CARD = { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" };
+
+// Aggregator sign: positive = money out.
+const LINES = [
+  txn("sale", { name: 'ACME, INC. "INVOICE 7"', amount: -1234.5, date: "2026-11-03" }),
+  txn("rent", { name: "LANDLORD RENT", amount: 2000, date: "2026-11-01" }),
+  txn("cafe", { name: "SQ *BLUE BOTTLE", amount: 12.5, date: "2026-11-05", account_id: "acc_card" }),
+  txn("mystery", { name: "WIRE 0042", amount: 3.2, date: "2026-11-06" }),
+  txn("refund", { name: "VENDOR REFUND", amount: -40, date: "2026-11-07" }),
+  txn("gone", { name: "BANK FEE", amount: 5, date: "2026-11-08" }),
+  txn("held", { name: "PENDING HOLD", amount: 77, date: "2026-11-09", pending: true }),
+];
+
+async function download(t: SandboxTenant, url: string, credential = ro(t)) {
+  const answer = await SELF.fetch(url, { headers: { authorization: `Bearer ${credential.bearer}` } });
+  return { status: answer.status, type: answer.headers.get("content-type"), disposition: answer.headers.get("content-disposition"), text: await answer.text() };
+}
+
+async function bookedTenant(): Promise<SandboxTenant> {
+  const t = await createTenant();
+  await deliver(t.tenant, { accounts: [CHECKING, CARD], added: LINES });
+  await syncNow(t);
+  // A duplicate arrival (archived B twin) and a retraction: neither is in the books.
+  await deliver(t.tenant, { added: [LINES[0]], removed: [{ transaction_id: "gone" }] });
+  await syncNow(t);
+  for (const [name, header] of [["Sales", "income"], ["Rent", "expense"], ["Meals", "expense"]]) {
+    expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
+  }
+  const rows = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
+  const idOf = (description: string) => rows.find((r: any) => r.side === "A" && r.description === description).src_id;
+  await judge(t, idOf('ACME, INC. "INVOICE 7"'), "Sales");
+  await judge(t, idOf("LANDLORD RENT"), "Rent");
+  await judge(t, idOf("SQ *BLUE BOTTLE"), "Meals");
+  // A label the taxonomy does not hold: exported with no header.
+  await judge(t, idOf("VENDOR REFUND"), "Refunds");
+  return t;
+}
+
+describe("export_books without a destination", () => {
+  let t: SandboxTenant;
+  let receipt: any;
+  let me: any;
+  const files: Record<string, { status: number; type: string | null; disposition: string | null; text: string }> = {};
+
+  beforeAll(async () => {
+    t = await bookedTenant();
+    me = (await api(ro(t), "/api/v1/me")).body;
+    const answer = await api(rw(t), "/api/v1/export", { method: "POST", body: {} });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    receipt = answer.body;
+    for (const [file, url] of Object.entries<string>(receipt.urls)) files[file] = await download(t, url);
+  });
+
+  it("returns a receipt: the export id, row counts, four URLs and `known` destinations", () => {
+    expect(receipt).toMatchObject({
+      kind: "bundle",
+      export_id: expect.any(Number),
+      destinations: "known",
+      row_counts: { "transactions.csv": 5, "accounting-bank.csv": 5, "accounting.iif": 5, "accounts.csv": 2 },
+    });
+    expect(me.booked).toBe(5);
+    for (const file of ["transactions.csv", "accounts.csv", "accounting-bank.csv", "accounting.iif"]) {
+      expect(receipt.urls[file]).toBe(`${BASE}/api/v1/exports/${receipt.export_id}/${file}`);
+      expect(files[file]!.status, file).toBe(200);
+      expect(files[file]!.disposition).toBe(`attachment; filename="${file}"`);
+    }
+    expect(files["transactions.csv"]!.type).toBe("text/csv; charset=utf-8");
+    expect(files["accounting.iif"]!.type).toBe("text/plain; charset=utf-8");
+  });
+
+  it("writes transactions.csv (RFC 4180) with the booked lines only, matching the books", () => {
+    const records = csvRecords(files["transactions.csv"]!.text);
+    expect(parseCsv(files["transactions.csv"]!.text)[0]).toEqual(["date", "description", "amount", "category", "header", "account", "side", "id", "state"]);
+    expect(records).toHaveLength(receipt.row_counts["transactions.csv"]);
+    expect(records.map((r) => r.description)).toEqual(["LANDLORD RENT", 'ACME, INC. "INVOICE 7"', "SQ *BLUE BOTTLE", "WIRE 0042", "VENDOR REFUND"]);
+    expect(records.every((r) => r.state === "in books" && r.side === "A")).toBe(true);
+    expect(records.reduce((sum, r) => sum + cents(r.amount!), 0)).toBe(me.total_cents);
+    expect(records.find((r) => r.description!.startsWith("ACME"))).toMatchObject({ amount: "1234.50", category: "Sales", header: "income", account: "acc_checking" });
+    expect(records.find((r) => r.description === "VENDOR REFUND")).toMatchObject({ category: "Refunds", header: "" });
+    expect(records.find((r) => r.description === "WIRE 0042")).toMatchObject({ category: "", header: "" });
+    // Per category, the file's totals are the books'.
+    for (const c of me.by_category) {
+      const label = c.category === "uncategorised" ? "" : c.category;
+      expect(records.filter((r) => r.category === label).reduce((sum, r) => sum + cents(r.amount!), 0), c.category).toBe(c.total_cents);
+    }
+  });
+
+  it("writes accounts.csv with each account's booked lines and total", () => {
+    expect(csvRecords(files["accounts.csv"]!.text)).toEqual([
+      { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card", booked_lines: "1", booked_total: "-12.50" },
+      { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking", booked_lines: "4", booked_total: "-728.70" },
+    ]);
+  });
+
+  it("writes the 3-column bank upload: MM/DD/YYYY, negative = money out, plain numbers", () => {
+    const rows = parseCsv(files["accounting-bank.csv"]!.text);
+    expect(rows[0]).toEqual(["Date", "Description", "Amount"]);
+    expect(rows.slice(1)).toContainEqual(["11/03/2026", 'ACME, INC. "INVOICE 7"', "1234.50"]);
+    expect(rows.slice(1)).toContainEqual(["11/01/2026", "LANDLORD RENT", "-2000.00"]);
+    for (const [date, , amount] of rows.slice(1)) {
+      expect(date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+      expect(amount).toMatch(/^-?\d+\.\d{2}$/);
+    }
+    expect(rows.slice(1).reduce((sum, r) => sum + cents(r[2]!), 0)).toBe(me.total_cents);
+  });
+
+  it("writes a balanced IIF that carries the categories and their account types", () => {
+    const iif = parseIif(files["accounting.iif"]!.text);
+    expect(iif.accounts).toEqual([
+      { name: "Business Visa (7711)", type: "CCARD" },
+      { name: "Business Checking (0042)", type: "BANK" },
+      { name: "Uncategorized Expense", type: "EXP" },
+      { name: "Meals", type: "EXP" },
+      { name: "Refunds", type: "INC" },
+      { name: "Rent", type: "EXP" },
+      { name: "Sales", type: "INC" },
+    ]);
+    expect(iif.transactions).toHaveLength(receipt.row_counts["accounting.iif"]);
+    const declared = new Set(iif.accounts.map((a) => a.name));
+    let bankTotal = 0;
+    for (const block of iif.transactions) {
+      expect(block.map((r) => r[0])).toEqual(["TRNS", "SPL"]);
+      expect(block.reduce((sum, r) => sum + cents(r[5]!), 0)).toBe(0);
+      for (const r of block) expect(declared.has(r[4]!), r[4]).toBe(true);
+      bankTotal += cents(block[0]![5]!);
+    }
+    expect(bankTotal).toBe(me.total_cents);
+    const sale = iif.transactions.find((b) => b[0]![6]!.startsWith("ACME"))!;
+    expect(sale.map((r) => [r[2], r[3], r[4], r[5]])).toEqual([
+      ["DEPOSIT", "11/03/2026", "Business Checking (0042)", "1234.50"],
+      ["DEPOSIT", "11/03/2026", "Sales", "-1234.50"],
+    ]);
+  });
+
+  it("reads the same later: the files are the books as of the export", async () => {
+    const rows = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
+    await judge(t, rows.find((r: any) => r.description === "LANDLORD RENT").src_id, "Meals");
+    await deliver(t.tenant, { added: [txn("late", { name: "LATE SALE", amount: -10, date: "2026-11-02" })], removed: [{ transaction_id: "mystery" }] });
+    await syncNow(t);
+    expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Refunds", header: "income" } })).status).toBe(200);
+
+    for (const [file, url] of Object.entries<string>(receipt.urls)) expect((await download(t, url)).text, file).toBe(files[file]!.text);
+    const again = await api(ro(t), `/api/v1/exports/${receipt.export_id}`);
+    expect(again.body).toEqual(receipt);
+
+    const fresh = (await api(rw(t), "/api/v1/export", { method: "POST", body: {} })).body;
+    expect(fresh.export_id).toBeGreaterThan(receipt.export_id);
+    const now = csvRecords((await download(t, fresh.urls["transactions.csv"])).text);
+    expect(now.map((r) => r.description)).toEqual(["LANDLORD RENT", "LATE SALE", 'ACME, INC. "INVOICE 7"', "SQ *BLUE BOTTLE", "VENDOR REFUND"]);
+    expect(now.find((r) => r.description === "LANDLORD RENT")).toMatchObject({ category: "Meals", header: "expense" });
+    expect(now.find((r) => r.description === "VENDOR REFUND")).toMatchObject({ category: "Refunds", header: "income" });
+  });
+});
+
+describe("export_books: credentials and tenants", () => {
+  let owner: SandboxTenant;
+  let other: SandboxTenant;
+  let receipt: any;
+  beforeAll(async () => {
+    owner = await bookedTenant();
+    other = await createTenant();
+    receipt = (await api(session(owner), "/api/v1/export", { method: "POST", body: {} })).body;
+  });
+
+  it("is a write: a read-only token is 403 and no export is made", async () => {
+    const refused = await api(ro(owner), "/api/v1/export", { method: "POST", body: {} });
+    expect(refused.body).toMatchObject({ status: 403, code: "read_only_token" });
+    expect((await api(ro(owner), `/api/v1/exports/${receipt.export_id + 1}`)).status).toBe(404);
+  });
+
+  it("lets a read-only token read and download", async () => {
+    expect((await api(ro(owner), `/api/v1/exports/${receipt.export_id}`)).body).toMatchObject({ kind: "bundle", export_id: receipt.export_id });
+    expect((await download(owner, receipt.urls["accounts.csv"])).status).toBe(200);
+  });
+
+  it("answers 404, never 403, for another tenant's export", async () => {
+    for (const path of [`/api/v1/exports/${receipt.export_id}`, `/api/v1/exports/${receipt.export_id}/transactions.csv`]) {
+      const answer = await api(rw(other), path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get("content-type")).toBe("application/problem+json");
+    }
+  });
+
+  it("validates the body and the path", async () => {
+    const bad = await api(rw(owner), "/api/v1/export", { method: "POST", body: { destination_id: "three" } });
+    expect(bad.body).toMatchObject({ status: 400, errors: [expect.objectContaining({ field: "body.destination_id" })] });
+    const file = await api(ro(owner), `/api/v1/exports/${receipt.export_id}/books.xlsx`);
+    expect(file.body).toMatchObject({ status: 400, errors: [expect.objectContaining({ field: "path.file" })] });
+    expect((await api(rw(owner), "/api/v1/export", { method: "POST", body: { destination_id: 999999 } })).status).toBe(404);
+  });
+
+  it("exports an empty book as headers only", async () => {
+    const empty = (await api(rw(other), "/api/v1/export", { method: "POST", body: {} })).body;
+    expect(empty.row_counts).toEqual({ "transactions.csv": 0, "accounts.csv": 0, "accounting-bank.csv": 0, "accounting.iif": 0 });
+    expect(parseCsv((await download(other, empty.urls["transactions.csv"])).text)).toHaveLength(1);
+    expect(parseIif((await download(other, empty.urls["accounting.iif"])).text)).toEqual({ accounts: [], transactions: [] });
+  });
+});

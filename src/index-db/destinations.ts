@@ -1,0 +1,60 @@
+/**
+ * A tenant's spreadsheet destinations for export (D1). Connected and disconnected on
+ * /settings; a disconnected destination is never live again (connect a new one).
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { exportDestinations } from "./schema";
+
+export type Destination = typeof exportDestinations.$inferSelect;
+
+/** What a caller may be shown of a destination: never its access token. */
+export type DestinationView = Omit<Destination, "accessToken" | "tenantId">;
+
+export interface NewDestination {
+  spreadsheetId: string;
+  sheet: string;
+  accessToken: string;
+}
+
+export async function connectDestination(d1: D1Database, tenantId: string, input: NewDestination, at: Date): Promise<DestinationView> {
+  const row = await drizzle(d1)
+    .insert(exportDestinations)
+    .values({ tenantId, ...input, connectedAt: at.toISOString(), disconnectedAt: null })
+    .returning()
+    .get();
+  return viewOf(row);
+}
+
+/** Stamps `disconnected_at` once; false when the tenant holds no such live destination. */
+export async function disconnectDestination(d1: D1Database, tenantId: string, id: number, at: Date): Promise<boolean> {
+  const result = await drizzle(d1)
+    .update(exportDestinations)
+    .set({ disconnectedAt: at.toISOString() })
+    .where(and(eq(exportDestinations.id, id), eq(exportDestinations.tenantId, tenantId), isNull(exportDestinations.disconnectedAt)))
+    .run();
+  return result.meta.changes > 0;
+}
+
+/** The tenant's live destinations, newest first. Throws when D1 cannot be read. */
+export async function liveDestinations(d1: D1Database, tenantId: string): Promise<DestinationView[]> {
+  const rows = await drizzle(d1)
+    .select()
+    .from(exportDestinations)
+    .where(and(eq(exportDestinations.tenantId, tenantId), isNull(exportDestinations.disconnectedAt)))
+    .orderBy(desc(exportDestinations.id));
+  return rows.map(viewOf);
+}
+
+/** One of the tenant's destinations with its token, live or not (the push job needs both). */
+export async function destinationOf(d1: D1Database, tenantId: string, id: number): Promise<Destination | undefined> {
+  return drizzle(d1)
+    .select()
+    .from(exportDestinations)
+    .where(and(eq(exportDestinations.id, id), eq(exportDestinations.tenantId, tenantId)))
+    .get();
+}
+
+function viewOf({ accessToken: _token, tenantId: _tenant, ...view }: Destination): DestinationView {
+  return view;
+}
