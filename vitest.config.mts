@@ -16,7 +16,11 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             // The property tests' seed: fixed, so a failure reproduces; set it to explore others.
             PROPERTY_SEED: process.env.PROPERTY_SEED ?? "20261122",
+            // Nothing listens here: a push the real queue consumer makes fails fast as unreachable.
+            SPREADSHEET_API_BASE_URL: "http://127.0.0.1:9",
           },
+          // A D1 database no migration has touched: reading the index from it fails, as an outage would.
+          d1Databases: { UNMIGRATED_DB: "unmigrated-index" },
         },
       }),
     ],

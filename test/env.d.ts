@@ -4,5 +4,7 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     /** The property tests' fast-check seed (vitest.config.mts). */
     PROPERTY_SEED: string;
+    /** A D1 database without the index's tables (vitest.config.mts): every read of it fails. */
+    UNMIGRATED_DB: D1Database;
   }
 }
