@@ -156,13 +156,7 @@ export function exportAccounts(db: LedgerHandle, e: ExportRecord): ExportAccount
     .orderBy(asc(aLines.accountId))
     .all();
   return perAccount.map((a) => {
-    const record = db
-      .select()
-      .from(feedAccounts)
-      .where(and(eq(feedAccounts.accountId, a.accountId), lte(feedAccounts.seq, e.maxAccountSeq)))
-      .orderBy(desc(feedAccounts.seq))
-      .limit(1)
-      .get();
+    const record = accountRecordAsOf(db, e, a.accountId);
     return {
       account_id: a.accountId,
       name: record?.name ?? a.accountId,
@@ -173,6 +167,17 @@ export function exportAccounts(db: LedgerHandle, e: ExportRecord): ExportAccount
       booked_cents: a.cents,
     };
   });
+}
+
+/** The account's newest record the feed had delivered by the export's mark. */
+function accountRecordAsOf(db: LedgerHandle, e: ExportRecord, accountId: string) {
+  return db
+    .select()
+    .from(feedAccounts)
+    .where(and(eq(feedAccounts.accountId, accountId), lte(feedAccounts.seq, e.maxAccountSeq)))
+    .orderBy(desc(feedAccounts.seq))
+    .limit(1)
+    .get();
 }
 
 /** The desktop package's account list: the bank accounts, the categories, and where uncategorised lines go. */
@@ -222,10 +227,14 @@ export function renderPage(db: LedgerHandle, e: ExportRecord, file: ExportFile, 
     case "accounting-bank.csv":
       return { text: (first ? BANK_HEADER : "") + lines.map(bankRow).join(""), next };
     case "accounting.iif": {
-      const accounts = exportAccounts(db, e);
-      const bankName = new Map(accounts.map((a) => [a.account_id, bankAccountName(a)]));
-      const head = first ? iifAccountList(db, e, accounts, headersAsOf(db, e)) + IIF_TRANSACTIONS_HEADER : "";
-      return { text: head + lines.map((l) => iifTransaction(l, bankName.get(l.account_id) ?? l.account_id)).join(""), next };
+      const head = first ? iifAccountList(db, e, exportAccounts(db, e), headersAsOf(db, e)) + IIF_TRANSACTIONS_HEADER : "";
+      // Only this page's accounts: the totals of every account would cost a pass over the books per page.
+      const bankName = new Map<string, string>();
+      for (const id of new Set(lines.map((l) => l.account_id))) {
+        const record = accountRecordAsOf(db, e, id);
+        bankName.set(id, record ? bankAccountName({ account_id: id, name: record.name, mask: record.mask }) : id);
+      }
+      return { text: head + lines.map((l) => iifTransaction(l, bankName.get(l.account_id)!)).join(""), next };
     }
   }
 }
