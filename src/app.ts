@@ -9,6 +9,7 @@ import { ApiError, problemResponse } from "./errors";
 import { type AppEnv, type Endpoint } from "./endpoints/define";
 import { endpoints } from "./endpoints/index";
 import { describeApi, OPENAPI_INFO, SECURITY_SCHEMES } from "./endpoints/describe";
+import { hooks } from "./messages/hooks";
 import { pages } from "./pages/routes";
 import { sandbox } from "./sandbox/routes";
 
@@ -30,6 +31,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
   app.route("/sandbox", sandbox);
+  app.route("/hooks", hooks);
 
   app.notFound((c) => {
     const allowed = allowedMethods(index, new URL(c.req.url).pathname);

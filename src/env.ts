@@ -27,6 +27,16 @@ declare global {
       MODEL_PRICE_OUTPUT_MILLICENTS_PER_MTOK: string;
       /** Secret: the tail's API key. */
       MODEL_API_KEY?: string;
+      /** The SMS carrier's API base address (empty = the public API) and the number texts come from. */
+      SMS_API_BASE_URL: string;
+      SMS_FROM: string;
+      /** Secrets: the SMS carrier's account and auth token (the token also checks inbound webhooks). */
+      SMS_ACCOUNT_SID?: string;
+      SMS_AUTH_TOKEN?: string;
+      /** Secret: the key of the grant codes' digests (a sandbox deployment has a fixed one). */
+      GRANT_CODE_KEY?: string;
+      /** How long a grant request can be confirmed, in minutes (default 10). */
+      GRANT_REQUEST_TTL_MINUTES: string;
       /** Secrets: the aggregator's client credentials. */
       AGGREGATOR_CLIENT_ID?: string;
       AGGREGATOR_SECRET?: string;

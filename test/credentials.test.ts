@@ -1,7 +1,8 @@
 /**
  * Section 5 of the document, for every endpoint in the index: 401 for no or a refused
- * credential, 403 for a read-only token on a write, sessions need a same-origin Origin
- * on writes, the tenant and the actor come from the credential. Then the pages that
+ * credential, 403 for a read-only token on a write, for a bearer token on a session-only
+ * endpoint, for anything but a grant token on the auditor view and for a grant token
+ * anywhere else; sessions need a same-origin Origin on writes, the tenant and the actor come from the credential. Then the pages that
  * issue credentials: /signin, /signout and /settings.
  */
 import { env, SELF } from "cloudflare:test";
@@ -9,13 +10,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../src/auth/sessions";
 import { verifyToken } from "../src/auth/tokens";
 import { endpoints } from "../src/endpoints/index";
-import { api, BASE, concretePath, createTenant, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
+import { api, BASE, concretePath, createTenant, grantAuditor, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
 
 
 describe("every endpoint's credential rule", () => {
   let t: SandboxTenant;
+  let auditorToken: string;
   beforeAll(async () => {
     t = await createTenant();
+    auditorToken = (await grantAuditor(t)).token;
   });
 
   for (const e of endpoints) {
@@ -40,18 +43,24 @@ describe("every endpoint's credential rule", () => {
       expect((await call({ bearer: tampered })).status).toBe(401);
     });
 
-    it(`${e.operationId}: a session and a read-write token get past the credential check`, async () => {
-      for (const credential of [session(t), rw(t)]) {
-        const answer = await call(credential);
-        expect([401, 403]).not.toContain(answer.status);
-      }
-    });
+    // Which credentials each rule lets past the credential check, and the refusal of the others.
+    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [] }[e.credential];
+    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only" }[e.credential];
+    for (const [name, credential] of [["session", session], ["rw", rw], ["ro", ro]] as const) {
+      const allowed = passes.includes(name);
+      it(`${e.operationId}: ${name === "rw" ? "a read-write token" : name === "ro" ? "a read-only token" : "a session"} ${allowed ? "gets past the credential check" : `is 403 ${refusal}`}`, async () => {
+        const answer = await call(credential(t));
+        if (allowed) expect([401, 403]).not.toContain(answer.status);
+        else expect(answer.body).toMatchObject({ status: 403, code: refusal });
+      });
+    }
 
-    it(`${e.operationId}: a read-only token ${e.access === "write" ? "is refused (403)" : "may read"}`, async () => {
-      const answer = await call(ro(t));
-      if (e.access === "write") expect(answer.body).toMatchObject({ status: 403, code: "read_only_token" });
-      else expect([401, 403]).not.toContain(answer.status);
-    });
+    if (e.credential !== "auditor") {
+      it(`${e.operationId}: an auditor grant token is 403 auditor_scope`, async () => {
+        const answer = await call({ bearer: auditorToken });
+        expect(answer.body).toMatchObject({ status: 403, code: "auditor_scope" });
+      });
+    }
 
     if (e.access === "write") {
       it(`${e.operationId}: a session write from another origin is 403`, async () => {

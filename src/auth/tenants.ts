@@ -57,3 +57,8 @@ export async function checkPassword(d1: D1Database, tenantId: string, password: 
   const ok = constantTimeEqual(hash, tenant?.passwordHash ?? "");
   return ok && tenant ? tenant : undefined;
 }
+
+/** Changes the customer's enrolled phone (E.164, checked by the caller). */
+export async function setPhone(d1: D1Database, tenantId: string, phone: string): Promise<void> {
+  await drizzle(d1).update(tenants).set({ phone }).where(eq(tenants.id, tenantId));
+}

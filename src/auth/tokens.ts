@@ -2,13 +2,14 @@
  * Personal access tokens: `lat.<kid>.<secret>`. The kid is public (it names the token
  * in the actor); only a SHA-256 hash of the secret is stored. Lifetime one year.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { accessTokens } from "../index-db/schema";
 import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
 
 export const TOKEN_LIFETIME_DAYS = 365;
-export type TokenScope = "read_only" | "read_write";
+/** A personal access token's scope; `auditor` is a grant token's (minted by a grant confirm). */
+export type TokenScope = "read_only" | "read_write" | "auditor";
 
 export interface MintedToken {
   kid: string;
@@ -18,10 +19,17 @@ export interface MintedToken {
   expires_at: string;
 }
 
-export async function mintToken(d1: D1Database, tenantId: string, label: string, scope: TokenScope, now: Date): Promise<MintedToken> {
-  const kid = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+export async function mintToken(
+  d1: D1Database,
+  tenantId: string,
+  label: string,
+  scope: TokenScope,
+  now: Date,
+  options: { kid?: string; expiresAt?: Date } = {},
+): Promise<MintedToken> {
+  const kid = options.kid ?? [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
   const secret = randomSecret(32);
-  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_DAYS * 86_400_000).toISOString();
+  const expiresAt = (options.expiresAt ?? new Date(now.getTime() + TOKEN_LIFETIME_DAYS * 86_400_000)).toISOString();
   await drizzle(d1)
     .insert(accessTokens)
     .values({ kid, tenantId, label, scope, secretHash: await sha256Hex(secret), createdAt: now.toISOString(), expiresAt });
@@ -39,7 +47,8 @@ export async function listTokens(d1: D1Database, tenantId: string) {
       revokedAt: accessTokens.revokedAt,
     })
     .from(accessTokens)
-    .where(eq(accessTokens.tenantId, tenantId))
+    // Grant tokens are listed as grants, not here.
+    .where(and(eq(accessTokens.tenantId, tenantId), ne(accessTokens.scope, "auditor")))
     .orderBy(desc(accessTokens.createdAt));
 }
 
@@ -48,12 +57,16 @@ export async function revokeToken(d1: D1Database, tenantId: string, kid: string,
   const revoked = await drizzle(d1)
     .update(accessTokens)
     .set({ revokedAt: now.toISOString() })
-    .where(and(eq(accessTokens.kid, kid), eq(accessTokens.tenantId, tenantId), isNull(accessTokens.revokedAt)))
+    .where(and(eq(accessTokens.kid, kid), eq(accessTokens.tenantId, tenantId), isNull(accessTokens.revokedAt), ne(accessTokens.scope, "auditor")))
     .returning({ kid: accessTokens.kid });
   return revoked.length > 0;
 }
 
-/** The live token a bearer value names, or undefined for anything this surface refuses. */
+/**
+ * The token a bearer value names, or undefined for anything this surface refuses. A
+ * personal token must be live; a grant token is returned whatever its age, because its
+ * grant decides, and names why (revoked, expired) with a 403 rather than a 401.
+ */
 export async function verifyToken(d1: D1Database, presented: string, now: Date) {
   const match = /^lat\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/.exec(presented);
   if (!match) return undefined;
@@ -61,6 +74,7 @@ export async function verifyToken(d1: D1Database, presented: string, now: Date) 
   const token = await drizzle(d1).select().from(accessTokens).where(eq(accessTokens.kid, kid)).get();
   const presentedHash = await sha256Hex(secret);
   if (!token || !constantTimeEqual(presentedHash, token.secretHash)) return undefined;
+  if (token.scope === "auditor") return token;
   if (token.revokedAt !== null || Date.parse(token.expiresAt) <= now.getTime()) return undefined;
   return token;
 }

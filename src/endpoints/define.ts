@@ -49,6 +49,8 @@ interface CommonSpec<P, Q, B> {
   params?: P;
   query?: Q;
   body?: B;
+  /** False when the body may be left out altogether (the handler then gets `undefined`). */
+  bodyRequired?: boolean;
   errors?: Partial<Record<ExtraStatus, string>>;
 }
 
@@ -149,7 +151,7 @@ function build<P, Q, B>(
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
-      ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+      ...(spec.body ? { body: { required: spec.bodyRequired ?? true, content: { "application/json": { schema: spec.body } } } } : {}),
     } as RouteConfig["request"],
     responses,
   });
@@ -190,8 +192,9 @@ function build<P, Q, B>(
 /** Resolves the credential and applies the rule before any input is validated. */
 function authenticate(rule: CredentialRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, new Date());
-    checkRule(caller, rule, c.req.raw);
+    const now = new Date();
+    const caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, now);
+    checkRule(caller, rule, c.req.raw, now);
     c.set("caller", caller);
     await next();
   };

@@ -14,7 +14,8 @@ export const SECURITY_SCHEMES = {
   bearerToken: {
     type: "http" as const,
     scheme: "bearer",
-    description: "A personal access token minted at /settings (read-only or read-write, one year), or an auditor grant token.",
+    description:
+      "A personal access token minted at /settings (read-only or read-write, one year), or an auditor grant token (24 hours; it reads GET /api/v1/auditor/view and nothing else).",
   },
   sessionCookie: {
     type: "apiKey" as const,
@@ -28,6 +29,7 @@ const CREDENTIAL_WORDS = {
   read: "any tenant credential: a session or a personal access token",
   write: "a session or a read-write personal access token (a read-only token is 403)",
   session: "a browser session only (bearer tokens are 403)",
+  auditor: "an auditor grant token only, while its grant is live (any other credential is 403)",
 } as const;
 
 export function describeApi(index: readonly Endpoint[]) {

@@ -5,6 +5,8 @@
 import type { Endpoint } from "./define";
 import { listAccounts } from "./accounts/routes";
 import { exportBooks, getExport, getExportFile } from "./exports/routes";
+import { confirmAuditorGrant, getAuditorView, listAuditorGrants, offerAuditorGrant, revokeAuditorGrant } from "./grants/routes";
+import { getMessages } from "./messages/routes";
 import { getMeter } from "./meter/routes";
 import { getPnlRolling, recordPnlParity } from "./reports/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
@@ -54,4 +56,11 @@ export const endpoints: readonly Endpoint[] = [
   exportBooks,
   getExport,
   getExportFile,
+  // The message thread and auditor grants.
+  getMessages,
+  offerAuditorGrant,
+  confirmAuditorGrant,
+  revokeAuditorGrant,
+  listAuditorGrants,
+  getAuditorView,
 ];

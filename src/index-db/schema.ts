@@ -4,21 +4,26 @@
  */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const tenants = sqliteTable("tenants", {
-  /** The tenant's slug, `[a-z0-9-]{3,40}`. */
-  id: text("id").primaryKey(),
-  tier: text("tier", { enum: ["free", "paid"] }).notNull(),
-  /** The visibility floor stored at sign-up (ISO date); it never moves. */
-  visibleFrom: text("visible_from"),
-  /** The customer's enrolled phone, E.164. */
-  phone: text("phone").notNull(),
-  /** Whether the deployment holds an outbound SMS credential for this tenant. */
-  smsEnabled: integer("sms_enabled", { mode: "boolean" }).notNull(),
-  passwordSalt: text("password_salt").notNull(),
-  passwordHash: text("password_hash").notNull(),
-  passwordIterations: integer("password_iterations").notNull(),
-  createdAt: text("created_at").notNull(),
-});
+export const tenants = sqliteTable(
+  "tenants",
+  {
+    /** The tenant's slug, `[a-z0-9-]{3,40}`. */
+    id: text("id").primaryKey(),
+    tier: text("tier", { enum: ["free", "paid"] }).notNull(),
+    /** The visibility floor stored at sign-up (ISO date); it never moves. */
+    visibleFrom: text("visible_from"),
+    /** The customer's enrolled phone, E.164 (set at sign-up, changed on /settings). */
+    phone: text("phone").notNull(),
+    /** Whether the deployment holds an outbound SMS credential for this tenant. */
+    smsEnabled: integer("sms_enabled", { mode: "boolean" }).notNull(),
+    passwordSalt: text("password_salt").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    passwordIterations: integer("password_iterations").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  // Inbound SMS finds its tenant by the sender's phone.
+  (t) => [index("tenants_phone").on(t.phone)],
+);
 
 /** Personal access tokens. Only a hash of the secret is stored. */
 export const accessTokens = sqliteTable(
@@ -28,7 +33,8 @@ export const accessTokens = sqliteTable(
     kid: text("kid").primaryKey(),
     tenantId: text("tenant_id").notNull(),
     label: text("label").notNull(),
-    scope: text("scope", { enum: ["read_only", "read_write"] }).notNull(),
+    /** `auditor`: a grant token; its label names the grant (`auditor-grant:<id>`). */
+    scope: text("scope", { enum: ["read_only", "read_write", "auditor"] }).notNull(),
     secretHash: text("secret_hash").notNull(),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
@@ -133,4 +139,63 @@ export const exportDestinations = sqliteTable(
     disconnectedAt: text("disconnected_at"),
   },
   (t) => [index("export_destinations_tenant").on(t.tenantId, t.id)],
+);
+
+/**
+ * Auditor grant requests: filed by `offer_auditor_grant`, ended by a confirm. Only a keyed
+ * digest of the six-digit code is kept; its salt holds the viewer's phone as spelled.
+ */
+export const grantRequests = sqliteTable(
+  "grant_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    viewerName: text("viewer_name").notNull(),
+    viewerChannel: text("viewer_channel").notNull(),
+    /** Random per request; with the viewer's phone, the salt of the code's digest. */
+    salt: text("salt").notNull(),
+    codeDigest: text("code_digest").notNull(),
+    /** Confirm attempts so far (at most GRANT_MAX_ATTEMPTS count). */
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    confirmedAt: text("confirmed_at"),
+  },
+  (t) => [index("grant_requests_tenant").on(t.tenantId, t.id)],
+);
+
+/**
+ * Auditor grants: the index from a grant token (its key id, the token's label) to the
+ * grant and its tenant, so an auditor token resolves without knowing the tenant.
+ */
+export const auditorGrants = sqliteTable(
+  "auditor_grants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    requestId: integer("request_id").notNull().unique(),
+    viewerName: text("viewer_name").notNull(),
+    viewerChannel: text("viewer_channel").notNull(),
+    /** The grant token's key id (the token row in access_tokens, labelled with the grant). */
+    tokenKid: text("token_kid").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+    lastReadAt: text("last_read_at"),
+  },
+  (t) => [index("auditor_grants_tenant").on(t.tenantId, t.id)],
+);
+
+/** The sandbox carrier's outbox: the SMS it was asked to send (`GET /sandbox/tenants/{tenant}/outbox`). */
+export const sandboxOutbox = sqliteTable(
+  "sandbox_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    to: text("to").notNull(),
+    body: text("body").notNull(),
+    sid: text("sid").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("sandbox_outbox_tenant").on(t.tenantId, t.id)],
 );

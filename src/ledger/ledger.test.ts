@@ -17,6 +17,7 @@ import { computeVerdict, fileVerdict } from "./parity";
 import { rollingPnl } from "./pnl";
 import { recordTailAnswers } from "./tail";
 import { recordPush } from "./export/pushes";
+import { claimRelease, draftReply } from "./messages";
 import { openExport } from "./export/snapshot";
 import { APPEND_ONLY_TABLES } from "./schema";
 import { connectBank, recordSyncRun, requestSync } from "./sync";
@@ -73,6 +74,8 @@ describe("the append-only ledger", () => {
       recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });
       const op = openExport(db, face, { destinationId: 1, destinations: "known", actor: "human:append-only", at: AT });
       recordPush(db, { exportId: op.id, attempt: 1, status: "pushed", rows: 1, final: true, error: null, at: AT });
+      const reply = draftReply(db, "Thanks, noted.", "human:append-only", AT);
+      claimRelease(db, reply, "human:append-only", AT);
       const rowsIn = (table: string) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)).n;
       for (const table of APPEND_ONLY_TABLES) expect(rowsIn(table), table).toBeGreaterThan(0);
 

@@ -312,7 +312,38 @@ export const exportPushes = sqliteTable(
   (t) => [index("export_pushes_export").on(t.exportId)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008 and 0010). */
+/**
+ * The message thread with the customer. An inbound text lands as `in`; a reply is drafted
+ * as `out` and stays invisible until a person releases it, which sends it.
+ */
+export const messages = sqliteTable("messages", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  direction: text("direction", { enum: ["in", "out"] }).notNull(),
+  channel: text("channel", { enum: ["sms"] }).notNull(),
+  body: text("body").notNull(),
+  /** For an inbound text: the carrier's id of it. */
+  providerSid: text("provider_sid"),
+  /** Who drafted a reply, or the sender's phone for an inbound text. */
+  actor: text("actor").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** What happened to a drafted reply: released (sending), then sent or failed. The newest is its status. */
+export const messageEvents = sqliteTable(
+  "message_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id").notNull(),
+    status: text("status", { enum: ["sending", "sent", "failed"] }).notNull(),
+    providerSid: text("provider_sid"),
+    error: text("error"),
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("message_events_message").on(t.messageId, t.id)],
+);
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010 and 0012). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
@@ -331,6 +362,8 @@ export const APPEND_ONLY_TABLES = [
   "parity_verdicts",
   "exports",
   "export_pushes",
+  "messages",
+  "message_events",
 ] as const;
 
 /**

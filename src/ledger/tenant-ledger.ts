@@ -13,7 +13,9 @@ import * as categories from "./categories";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
+import { auditorView } from "./auditor";
 import * as exceptions from "./exceptions";
+import * as messages from "./messages";
 import * as pushes from "./export/pushes";
 import * as snapshot from "./export/snapshot";
 import { explainLine } from "./explain";
@@ -58,6 +60,31 @@ export class TenantLedger extends DurableObject<Env> {
   }
   recordPush(push: Omit<pushes.PushRecord, "id">) {
     pushes.recordPush(this.db, push);
+  }
+
+  // --- the message thread and the auditor view ---
+  receiveText(input: { body: string; providerSid: string; from: string }) {
+    return messages.receiveText(this.db, input, new Date().toISOString());
+  }
+  draftReply(body: string, actor: string) {
+    return messages.draftReply(this.db, body, actor, new Date().toISOString());
+  }
+  messages(limit: number) {
+    return messages.listMessages(this.db, limit);
+  }
+  drafts() {
+    return messages.listDrafts(this.db);
+  }
+  /** `refused` carries the ledger's words when the message is no draft. */
+  claimRelease(messageId: number, actor: string): { body: string | null; refused: string | null } {
+    const claimed = messages.claimRelease(this.db, messageId, actor, new Date().toISOString());
+    return "refused" in claimed ? { body: null, refused: claimed.refused } : { body: claimed.body, refused: null };
+  }
+  recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string) {
+    messages.recordSendOutcome(this.db, messageId, outcome, actor, new Date().toISOString());
+  }
+  auditorView(face: Face) {
+    return auditorView(this.db, face);
   }
 
   // --- sign-up and the bank connection ---

@@ -7,12 +7,18 @@ import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/caller";
 import { endSession, findLiveSession, SESSION_COOKIE, startSession } from "../auth/sessions";
-import { checkPassword } from "../auth/tenants";
+import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grants";
+import { checkPassword, findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
-import type { Env } from "../env";
+import { ledgerOf, type Env } from "../env";
+import { ApiError } from "../errors";
+import { releaseDraft } from "../messages/sms";
+import { carrierFor } from "../providers/sms";
+import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
 import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
 import { DestinationsSection, destinationFormProblem } from "./destinations";
+import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
 
 export const pages = new Hono<{ Bindings: Env }>();
@@ -70,11 +76,25 @@ async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | un
   return (await findLiveSession(c.env.INDEX_DB, value, new Date()))?.tenantId;
 }
 
-async function Settings(props: { d1: D1Database; tenant: string; minted?: MintedToken; notice?: string }) {
-  const tokens = await listTokens(props.d1, props.tenant);
-  const oracle = await oracleSourceOf(props.d1, props.tenant);
-  const lastRun = await lastOracleRun(props.d1, props.tenant);
-  const destinations = await liveDestinations(props.d1, props.tenant);
+interface SettingsProps {
+  env: Env;
+  tenant: string;
+  minted?: MintedToken;
+  notice?: string;
+  pending?: PendingOffer;
+  grantToken?: string;
+}
+
+async function Settings(props: SettingsProps) {
+  const d1 = props.env.INDEX_DB;
+  const tokens = await listTokens(d1, props.tenant);
+  const oracle = await oracleSourceOf(d1, props.tenant);
+  const lastRun = await lastOracleRun(d1, props.tenant);
+  const destinations = await liveDestinations(d1, props.tenant);
+  const tenant = (await findTenant(d1, props.tenant))!;
+  const grants = await listGrants(d1, props.tenant, new Date());
+  const ledger = ledgerOf(props.env, props.tenant);
+  const [thread, drafts] = await Promise.all([ledger.messages(50), ledger.drafts()]);
   return (
     <Page title="Settings">
       <header>
@@ -134,6 +154,9 @@ async function Settings(props: { d1: D1Database; tenant: string; minted?: Minted
         <button type="submit">Save the oracle</button>
       </form>
       <DestinationsSection destinations={destinations} />
+      <PhoneSection phone={tenant.phone} />
+      <GrantsSection grants={grants} pending={props.pending} grantToken={props.grantToken} />
+      <ThreadSection messages={thread} drafts={drafts} />
       <h2>Mint a token</h2>
       <form method="post" action="/settings/tokens">
         <label for="label">Label</label>
@@ -152,7 +175,7 @@ async function Settings(props: { d1: D1Database; tenant: string; minted?: Minted
 pages.get("/settings", async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} />);
+  return c.html(<Settings env={c.env} tenant={tenant} />);
 });
 
 pages.post("/settings/tokens", async (c) => {
@@ -164,7 +187,7 @@ pages.post("/settings/tokens", async (c) => {
   const scope = form.scope === "read_write" ? "read_write" : "read_only";
   const minted = await mintToken(c.env.INDEX_DB, tenant, label, scope, new Date());
   c.header("cache-control", "no-store");
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} minted={minted} />, 201);
+  return c.html(<Settings env={c.env} tenant={tenant} minted={minted} />, 201);
 });
 
 pages.post("/settings/oracle", async (c) => {
@@ -175,10 +198,10 @@ pages.post("/settings/oracle", async (c) => {
   const url = String(form.url ?? "").trim();
   const secret = String(form.secret ?? "").trim();
   if (!isHttpsUrl(url)) {
-    return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice="The oracle's address must be an https:// URL." />, 400);
+    return c.html(<Settings env={c.env} tenant={tenant} notice="The oracle's address must be an https:// URL." />, 400);
   }
   await setOracleSource(c.env.INDEX_DB, tenant, url, secret === "" ? null : secret.slice(0, 500), new Date());
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice="The oracle is saved; the daily run will use it." />);
+  return c.html(<Settings env={c.env} tenant={tenant} notice="The oracle is saved; the daily run will use it." />);
 });
 
 pages.post("/settings/destinations", async (c) => {
@@ -192,9 +215,9 @@ pages.post("/settings/destinations", async (c) => {
     accessToken: String(form.access_token ?? "").trim(),
   };
   const problem = destinationFormProblem(input);
-  if (problem) return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={problem} />, 400);
+  if (problem) return c.html(<Settings env={c.env} tenant={tenant} notice={problem} />, 400);
   const connected = await connectDestination(c.env.INDEX_DB, tenant, input, new Date());
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={`Destination ${connected.id} is connected; exports now push to it.`} />, 201);
+  return c.html(<Settings env={c.env} tenant={tenant} notice={`Destination ${connected.id} is connected; exports now push to it.`} />, 201);
 });
 
 pages.post("/settings/destinations/:id/disconnect", async (c) => {
@@ -204,7 +227,95 @@ pages.post("/settings/destinations/:id/disconnect", async (c) => {
   const id = Number(c.req.param("id"));
   const done = Number.isSafeInteger(id) && (await disconnectDestination(c.env.INDEX_DB, tenant, id, new Date()));
   const notice = done ? `Destination ${id} is disconnected.` : "No live destination of yours has that id.";
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={notice} />, done ? 200 : 404);
+  return c.html(<Settings env={c.env} tenant={tenant} notice={notice} />, done ? 200 : 404);
+});
+
+pages.post("/settings/phone", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenant = await sessionTenant(c);
+  if (!tenant) return c.redirect("/signin", 303);
+  const phone = String((await c.req.parseBody()).phone ?? "").trim();
+  if (!E164.test(phone)) return c.html(<Settings env={c.env} tenant={tenant} notice="The phone must be in E.164, e.g. +15555550123." />, 400);
+  await setPhone(c.env.INDEX_DB, tenant, phone);
+  return c.html(<Settings env={c.env} tenant={tenant} notice="Your phone is changed; codes and replies now go to it." />);
+});
+
+/** The grant and message forms call the same domain code as the API; a refusal is shown as the page's notice. */
+async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: 200 | 400 | 403 | 404 | 409 | 503 }> {
+  try {
+    return { notice: await work(), status: 200 };
+  } catch (error) {
+    if (error instanceof ApiError && [400, 403, 404, 409, 503].includes(error.status)) {
+      return { notice: error.detail, status: error.status as 400 | 403 | 404 | 409 | 503 };
+    }
+    throw error;
+  }
+}
+
+pages.post("/settings/grants", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenantId = await sessionTenant(c);
+  if (!tenantId) return c.redirect("/signin", 303);
+  const form = await c.req.parseBody();
+  const offer = { viewer_name: String(form.viewer_name ?? "").trim().slice(0, 100), viewer_channel: String(form.viewer_channel ?? "").trim() };
+  if (offer.viewer_name === "" || !E164.test(offer.viewer_channel)) {
+    return c.html(<Settings env={c.env} tenant={tenantId} notice="Name the viewer and give their phone in E.164." />, 400);
+  }
+  const tenant = (await findTenant(c.env.INDEX_DB, tenantId))!;
+  let requestId = 0;
+  const outcome = await refusalNotice(async () => {
+    requestId = (await offerGrant(c.env, tenant, carrierFor(c.env, tenant), offer, new Date())).request_id;
+    return "A code was texted to your phone.";
+  });
+  const pending = outcome.status === 200 ? { requestId, viewerName: offer.viewer_name, viewerChannel: offer.viewer_channel } : undefined;
+  return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} pending={pending} />, outcome.status);
+});
+
+pages.post("/settings/grants/:id/confirm", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenantId = await sessionTenant(c);
+  if (!tenantId) return c.redirect("/signin", 303);
+  const form = await c.req.parseBody();
+  const input = { code: String(form.code ?? "").trim(), viewer_name: String(form.viewer_name ?? ""), viewer_channel: String(form.viewer_channel ?? "") };
+  let token: string | undefined;
+  const outcome = await refusalNotice(async () => {
+    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date());
+    token = confirmed.token;
+    return `The grant to ${confirmed.grant.viewer_name} is live for 24 hours.`;
+  });
+  const retry = outcome.status === 403 ? { requestId: Number(c.req.param("id")), viewerName: input.viewer_name, viewerChannel: input.viewer_channel } : undefined;
+  c.header("cache-control", "no-store");
+  return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} grantToken={token} pending={retry} />, outcome.status);
+});
+
+pages.post("/settings/grants/:id/revoke", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenantId = await sessionTenant(c);
+  if (!tenantId) return c.redirect("/signin", 303);
+  const grant = await revokeGrant(c.env.INDEX_DB, tenantId, Number(c.req.param("id")), new Date());
+  const notice = grant ? `The grant to ${grant.viewer_name} is revoked.` : "You have no such grant.";
+  return c.html(<Settings env={c.env} tenant={tenantId} notice={notice} />, grant ? 200 : 404);
+});
+
+pages.post("/settings/messages", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenantId = await sessionTenant(c);
+  if (!tenantId) return c.redirect("/signin", 303);
+  const body = String((await c.req.parseBody()).body ?? "").trim().slice(0, 1600);
+  if (body === "") return c.html(<Settings env={c.env} tenant={tenantId} notice="Write the reply first." />, 400);
+  await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`);
+  return c.html(<Settings env={c.env} tenant={tenantId} notice="The draft is saved; it is sent only when you release it." />, 201);
+});
+
+pages.post("/settings/messages/:id/release", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const tenantId = await sessionTenant(c);
+  if (!tenantId) return c.redirect("/signin", 303);
+  const outcome = await refusalNotice(async () => {
+    const sent = await releaseDraft(c.env, tenantId, Number(c.req.param("id")), `human:${tenantId}`);
+    return sent === "sent" ? "The reply is sent." : "The reply could not be sent; it is listed as failed.";
+  });
+  return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} />, outcome.status);
 });
 
 function isHttpsUrl(value: string): boolean {
@@ -221,5 +332,5 @@ pages.post("/settings/tokens/:kid/revoke", async (c) => {
   if (!tenant) return c.redirect("/signin", 303);
   const revoked = await revokeToken(c.env.INDEX_DB, tenant, c.req.param("kid"), new Date());
   const notice = revoked ? "The token is revoked." : "No live token of yours has that key id.";
-  return c.html(<Settings d1={c.env.INDEX_DB} tenant={tenant} notice={notice} />, revoked ? 200 : 404);
+  return c.html(<Settings env={c.env} tenant={tenant} notice={notice} />, revoked ? 200 : 404);
 });

@@ -15,13 +15,17 @@ import { ApiError } from "../errors";
 import { requireJsonBody } from "../http/json-body";
 import { isoDateSchema } from "../endpoints/shared";
 import { queueSandboxChanges } from "../providers/bank/sandbox";
+import { carrierSignature } from "../providers/sms/carrier";
+import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
+import { E164 } from "../providers/sms/types";
+import { receiveInboundSms } from "../messages/sms";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
 
 const newTenantBody = z.object({
   tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),
   tier: z.enum(["free", "paid"]).default("paid"),
   visible_from: isoDateSchema.nullish(),
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "an E.164 phone number").default("+15555550100"),
+  phone: z.string().regex(E164, "an E.164 phone number").default("+15555550100"),
   sms: z.boolean().default(true),
   bank: z.boolean().default(true),
   password: z.string().min(8).max(200).optional(),
@@ -67,6 +71,31 @@ sandbox.post("/tenants/:tenant/bank", async (c) => {
   if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
   const queued = await queueSandboxChanges(drizzle(c.env.INDEX_DB), tenant, body, new Date().toISOString());
   return c.json({ queued }, 202);
+});
+
+sandbox.get("/tenants/:tenant/outbox", async (c) => {
+  const tenant = c.req.param("tenant");
+  if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
+  return c.json({ messages: await sandboxOutboxOf(c.env.INDEX_DB, tenant) });
+});
+
+const inboundSmsBody = z.object({ body: z.string().min(1).max(1600) });
+
+/** The customer texting in: the carrier's webhook call, signed as the carrier signs it, through the webhook's own code. */
+sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {
+  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
+  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
+  const body = parse(inboundSmsBody, jsonOf(await c.req.text()));
+  const url = `${new URL(c.req.url).origin}/hooks/sms?tenant=${encodeURIComponent(tenant.id)}`;
+  const params = {
+    AccountSid: "ACsandbox",
+    MessageSid: `SM${randomSecret(16).replace(/[^A-Za-z0-9]/g, "").slice(0, 32)}`,
+    From: tenant.phone,
+    To: c.env.SMS_FROM || "+15555550199",
+    Body: body.body,
+  };
+  await receiveInboundSms(c.env, url, params, await carrierSignature(SANDBOX_CARRIER_AUTH_TOKEN, url, params));
+  return c.json({ received: true, message_sid: params.MessageSid }, 202);
 });
 
 /** The body's JSON; requireJsonBody has already refused a body that does not parse. */

@@ -16,7 +16,8 @@ export const getMe = defineEndpoint({
     const summary = await ledger.summary(face);
     return {
       ...summary,
-      auth: { kind: caller.kind, scope: caller.scope, kid: caller.kid, actor: caller.actor },
+      // An auditor token never gets here (its only endpoint is the auditor view).
+      auth: { kind: caller.kind as "session" | "token", scope: caller.scope as "read_only" | "read_write", kid: caller.kid, actor: caller.actor },
       visible_from: face.visibleFrom,
     };
   },

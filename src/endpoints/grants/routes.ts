@@ -1,0 +1,125 @@
+import { confirmGrant, listGrants, offerGrant, revokeGrant, stampRead } from "../../auth/grants";
+import { ApiError } from "../../errors";
+import { carrierFor } from "../../providers/sms";
+import { defineEndpoint } from "../define";
+import {
+  auditorViewResponse,
+  confirmBody,
+  confirmResponse,
+  grantParams,
+  grantResponse,
+  grantsResponse,
+  offerBody,
+  offerResponse,
+  requestParams,
+  revokeBody,
+} from "./schema";
+
+export const offerAuditorGrant = defineEndpoint({
+  operationId: "offer_auditor_grant",
+  method: "post",
+  path: "/api/v1/auditor/grants",
+  tag: "auditor",
+  summary: "Offer a read-only auditor grant",
+  description:
+    "Files a grant request for a named viewer and texts a six-digit code to the customer's own enrolled phone (never to " +
+    "the viewer). Returns only `request_id`; confirm it with the code. Session only: a bearer token, the tool face " +
+    "included, is 403, so an auditor can never mint or renew its own grant. 503 when the deployment holds no outbound " +
+    "SMS credential (nothing is filed). The request expires after 10 minutes unless configured otherwise.",
+  credential: "session",
+  body: offerBody,
+  success: { status: 200, description: "The request is filed and the code texted.", schema: offerResponse },
+  errors: { 503: "No outbound SMS credential (checked before anything is filed), or the text could not be sent." },
+  async handler({ env, caller, body, now }) {
+    return offerGrant(env, caller.tenant, carrierFor(env, caller.tenant), body, now);
+  },
+});
+
+export const confirmAuditorGrant = defineEndpoint({
+  operationId: "confirm_auditor_grant",
+  method: "post",
+  path: "/api/v1/auditor/grants/{request_id}/confirm",
+  tag: "auditor",
+  summary: "Confirm a grant with its code",
+  description:
+    "Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as " +
+    "at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads " +
+    "GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
+    "`too_many_attempts` (5 per request), `request_expired`, `request_used`. 404 for a request this tenant never filed. " +
+    "Session only.",
+  credential: "session",
+  params: requestParams,
+  body: confirmBody,
+  success: { status: 200, description: "The grant is live.", schema: confirmResponse },
+  errors: { 403: "The code, the name or the request is refused; `code` names why.", 404: "This tenant filed no such request." },
+  async handler({ env, caller, params, body, now }) {
+    return confirmGrant(env, caller.tenant.id, params.request_id, body, now);
+  },
+});
+
+export const revokeAuditorGrant = defineEndpoint({
+  operationId: "revoke_auditor_grant",
+  method: "post",
+  path: "/api/v1/auditor/grants/{grant_id}/revoke",
+  tag: "auditor",
+  summary: "Revoke an auditor grant",
+  description:
+    "Stamps `revoked_at`; the grant is never live again, and reads through its token are then 403 `grant_revoked`. A new " +
+    "look needs a new grant. Revoking again answers the revoked grant unchanged. The body is optional and may repeat " +
+    "`grant_id`. Session only.",
+  credential: "session",
+  params: grantParams,
+  body: revokeBody,
+  bodyRequired: false,
+  success: { status: 200, description: "The revoked grant.", schema: grantResponse },
+  errors: { 404: "This tenant has no such grant." },
+  async handler({ env, caller, params, body, now }) {
+    if (body?.grant_id !== undefined && body.grant_id !== params.grant_id) {
+      throw new ApiError(400, "grant_id_mismatch", `The body's grant_id (${body.grant_id}) is not the path's (${params.grant_id}).`);
+    }
+    const grant = await revokeGrant(env.INDEX_DB, caller.tenant.id, params.grant_id, now);
+    if (!grant) throw ApiError.notFound(`This tenant has no grant ${params.grant_id}.`);
+    return { grant };
+  },
+});
+
+export const listAuditorGrants = defineEndpoint({
+  operationId: "list_auditor_grants",
+  method: "get",
+  path: "/api/v1/auditor/grants",
+  tag: "auditor",
+  summary: "List auditor grants",
+  description: "Every grant the customer confirmed, newest first, with its status, revocation and last-read stamps. Session only.",
+  credential: "session",
+  success: { status: 200, description: "The grants.", schema: grantsResponse },
+  async handler({ env, caller, now }) {
+    return { grants: await listGrants(env.INDEX_DB, caller.tenant.id, now) };
+  },
+});
+
+export const getAuditorView = defineEndpoint({
+  operationId: "get_auditor_view",
+  method: "get",
+  path: "/api/v1/auditor/view",
+  tag: "auditor",
+  summary: "Read the auditor view",
+  description:
+    "For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked " +
+    "lines under `draw` categories) and the provider's verbatim records of those lines. The grant is the one the token's " +
+    "label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a " +
+    "personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired " +
+    "(`grant_expired`) grant.",
+  credential: "auditor",
+  success: { status: 200, description: "The auditor view.", schema: auditorViewResponse },
+  async handler({ env, caller, ledger, face, now }) {
+    const grant = caller.grant!;
+    await stampRead(env.INDEX_DB, grant.id, now);
+    const view = await ledger.auditorView(face);
+    return {
+      grant_id: grant.id,
+      months: view.months,
+      pocket_flagged: view.pocket_flagged,
+      receipts: view.receipts.map((r) => ({ side: r.side, src_id: r.src_id, raw: JSON.parse(r.raw_json) as unknown })),
+    };
+  },
+});

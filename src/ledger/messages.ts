@@ -1,0 +1,98 @@
+/**
+ * The message thread. Inbound texts are listed as they land. A drafted reply is never
+ * listed until a person releases it: the release is appended (`sending`), the reply is
+ * texted, and the outcome is appended (`sent` with the carrier's id, or `failed`).
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { LedgerDb, LedgerHandle } from "./db";
+import { refuse, type Refusal } from "./refusal";
+import { messageEvents, messages } from "./schema";
+
+export interface MessageRow {
+  message_id: number;
+  direction: "in" | "out";
+  channel: "sms";
+  /** `received` for an inbound text; for a reply, its newest event: `sending`, `sent` or `failed`. */
+  status: string;
+  body: string;
+  /** The carrier's id; empty until the carrier returns one. */
+  provider_sid: string;
+  created_at: string;
+}
+
+export function receiveText(db: LedgerDb, input: { body: string; providerSid: string; from: string }, at: string): number {
+  return db
+    .insert(messages)
+    .values({ direction: "in", channel: "sms", body: input.body, providerSid: input.providerSid, actor: input.from, createdAt: at })
+    .returning({ id: messages.id })
+    .get().id;
+}
+
+export function draftReply(db: LedgerDb, body: string, actor: string, at: string): number {
+  return db.insert(messages).values({ direction: "out", channel: "sms", body, providerSid: null, actor, createdAt: at }).returning({ id: messages.id }).get().id;
+}
+
+const newestEvent = (column: string) =>
+  sql.raw(`(SELECT e.${column} FROM message_events e WHERE e.message_id = messages.id ORDER BY e.id DESC LIMIT 1)`);
+
+/** Listed messages, newest first: every inbound text and every released reply, never a draft. */
+export function listMessages(db: LedgerHandle, limit: number): MessageRow[] {
+  const rows = db
+    .select({
+      id: messages.id,
+      direction: messages.direction,
+      channel: messages.channel,
+      body: messages.body,
+      inboundSid: messages.providerSid,
+      createdAt: messages.createdAt,
+      status: sql<string | null>`${newestEvent("status")}`,
+      sentSid: sql<string | null>`${newestEvent("provider_sid")}`,
+    })
+    .from(messages)
+    .where(sql`${messages.direction} = 'in' OR EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`)
+    .orderBy(desc(messages.id))
+    .limit(limit)
+    .all();
+  return rows.map((r) => ({
+    message_id: r.id,
+    direction: r.direction,
+    channel: r.channel,
+    status: r.direction === "in" ? "received" : r.status!,
+    body: r.body,
+    provider_sid: (r.direction === "in" ? r.inboundSid : r.sentSid) ?? "",
+    created_at: r.createdAt,
+  }));
+}
+
+/** Drafts waiting for release, oldest first (shown on /settings only). */
+export function listDrafts(db: LedgerHandle): { message_id: number; body: string; actor: string; created_at: string }[] {
+  return db
+    .select({ message_id: messages.id, body: messages.body, actor: messages.actor, created_at: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.direction, "out"), sql`NOT EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`))
+    .orderBy(messages.id)
+    .all();
+}
+
+/** Claims a draft for release (appends `sending`); a refusal when it is no draft of this thread. */
+export function claimRelease(db: LedgerDb, messageId: number, actor: string, at: string): { body: string } | Refusal {
+  return db.transaction((tx) => {
+    const draft = listDrafts(tx).find((d) => d.message_id === messageId);
+    if (!draft) return refuse(`Message ${messageId} is no draft waiting for release.`);
+    tx.insert(messageEvents).values({ messageId, status: "sending", providerSid: null, error: null, actor, at }).run();
+    return { body: draft.body };
+  });
+}
+
+export function recordSendOutcome(db: LedgerDb, messageId: number, outcome: { sid: string } | { error: string }, actor: string, at: string): void {
+  db.insert(messageEvents)
+    .values({
+      messageId,
+      status: "sid" in outcome ? "sent" : "failed",
+      providerSid: "sid" in outcome ? outcome.sid : null,
+      error: "error" in outcome ? outcome.error : null,
+      actor,
+      at,
+    })
+    .run();
+}
