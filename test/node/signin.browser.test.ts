@@ -1,7 +1,7 @@
 /**
  * A person at a real browser (Debian's chromium through playwright-core): signs in at
  * /signin, mints a read-write token on /settings, and the token works against the API
- * from outside the browser. Then signs out.
+ * from outside the browser; offers, confirms and revokes an auditor grant. Then signs out.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -84,7 +84,7 @@ describe("sign in, mint a token, sign out", () => {
     await shown.waitFor();
     const token = (await shown.textContent())?.trim() ?? "";
     expect(token).toMatch(/^\S{20,}$/);
-    expect(await page.locator("table").textContent()).toContain("browser test token");
+    expect(await page.locator("table").first().textContent()).toContain("browser test token");
 
     const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     const text = await response.text();
@@ -92,6 +92,34 @@ describe("sign in, mint a token, sign out", () => {
     const me = JSON.parse(text) as { auth: { kind: string; scope: string } };
     expect(me.auth.kind).toBe("token");
     expect(me.auth.scope).toBe("read_write");
+  });
+
+  it("offers an auditor grant, confirms it with the texted code, and revokes it", async () => {
+    await page.goto(`${browserBase}/settings`);
+    await page.fill("#viewer-name", "Dana Whitfield, CPA");
+    await page.fill("#viewer-channel", "+15555550123");
+    await page.getByRole("button", { name: "Offer a grant" }).click();
+    await page.locator("#grant-code").waitFor();
+
+    // The code went to the customer's own phone, through the sandbox carrier.
+    const outbox = (await (await fetch(`${baseUrl}/sandbox/tenants/${tenant}/outbox`)).json()) as { messages: { to: string; body: string }[] };
+    expect(outbox.messages[0]!.to).toBe("+15555550100");
+    const code = /\b(\d{6})\b/.exec(outbox.messages[0]!.body)![1]!;
+    await page.fill("#grant-code", code);
+    await page.getByRole("button", { name: "Confirm the grant" }).click();
+    const shown = page.locator("[data-testid=grant-token]");
+    await shown.waitFor();
+    const token = (await shown.textContent())?.trim() ?? "";
+    const read = await fetch(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
+    expect(read.status, await read.clone().text()).toBe(200);
+    expect(await page.locator("[data-testid=grant-status]").first().textContent()).toBe("live");
+
+    await page.getByRole("button", { name: "Revoke the grant to Dana Whitfield, CPA" }).click();
+    await page.getByText("is revoked").waitFor();
+    expect(await page.locator("[data-testid=grant-status]").first().textContent()).toBe("revoked");
+    const refused = await fetch(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe("grant_revoked");
   });
 
   it("signs out; /settings then sends the browser to /signin", async () => {
