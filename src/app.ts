@@ -9,6 +9,8 @@ import { ApiError, problemResponse } from "./errors";
 import { type AppEnv, type Endpoint } from "./endpoints/define";
 import { endpoints } from "./endpoints/index";
 import { describeApi, OPENAPI_INFO, SECURITY_SCHEMES } from "./endpoints/describe";
+import { handleMcp } from "./mcp/server";
+import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tools";
 import { hooks } from "./messages/hooks";
 import { pages } from "./pages/routes";
 import { sandbox } from "./sandbox/routes";
@@ -28,6 +30,13 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
   app.doc31("/openapi.json", { openapi: "3.1.0", info: OPENAPI_INFO });
+
+  // The tool face, generated from the same index and document; built once per isolate.
+  let tools: ToolBinding[] | undefined;
+  app.post("/mcp", (c) => {
+    tools ??= toolBindings(index, app.getOpenAPI31Document({ openapi: "3.1.0", info: OPENAPI_INFO }) as unknown as OpenApiDocument);
+    return handleMcp(c.req.raw, tools, async (request) => app.fetch(request, c.env, c.executionCtx));
+  });
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
   app.route("/sandbox", sandbox);
@@ -66,5 +75,7 @@ function allowedMethods(index: readonly Endpoint[], pathname: string): string[] 
     if (pattern.test(pathname)) methods.add(endpoint.method.toUpperCase());
   }
   if (pathname === "/api/v1" || pathname === "/openapi.json") methods.add("GET");
+  // Stateless Streamable HTTP: no stream to GET and no session to DELETE.
+  if (pathname === "/mcp") methods.add("POST");
   return [...methods].sort();
 }

@@ -49,6 +49,8 @@ interface CommonSpec<P, Q, B> {
   params?: P;
   query?: Q;
   body?: B;
+  /** A write that, repeated with the same input, changes nothing more (the tool face's `idempotentHint`). */
+  idempotent?: boolean;
   /** False when the body may be left out altogether (the handler then gets `undefined`). */
   bodyRequired?: boolean;
   errors?: Partial<Record<ExtraStatus, string>>;
@@ -84,6 +86,8 @@ export interface Endpoint {
   access: "read" | "write";
   /** `json` answers an object; `file` streams a file (the tool face returns it as text). */
   answers: "json" | "file";
+  /** Reads always; writes that say so. */
+  idempotent: boolean;
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
@@ -184,6 +188,7 @@ function build<P, Q, B>(
     credential: spec.credential,
     access,
     answers,
+    idempotent: access === "read" || spec.idempotent === true,
     route,
     run,
   };

@@ -59,6 +59,7 @@ export const confirmAuditorGrant = defineEndpoint({
 
 export const revokeAuditorGrant = defineEndpoint({
   operationId: "revoke_auditor_grant",
+  idempotent: true,
   method: "post",
   path: "/api/v1/auditor/grants/{grant_id}/revoke",
   tag: "auditor",

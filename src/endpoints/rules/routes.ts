@@ -67,6 +67,7 @@ export const createRules = defineEndpoint({
 
 export const runRules = defineEndpoint({
   operationId: "run_rules",
+  idempotent: true,
   method: "post",
   path: "/api/v1/run-rules",
   tag: "rules",
@@ -83,6 +84,7 @@ export const runRules = defineEndpoint({
 
 export const moveRuleToEnd = defineEndpoint({
   operationId: "move_rule_to_end",
+  idempotent: true,
   method: "post",
   path: "/api/v1/move-rule-to-end",
   tag: "rules",

@@ -1,0 +1,132 @@
+/**
+ * The tool face's tools, generated from the endpoint index and its OpenAPI document: one
+ * tool per endpoint, named by its operation id. `inputSchema` merges the path, query and
+ * body parameters (as the document describes them, references inlined); `outputSchema` is
+ * the success response's schema. A call is turned back into the endpoint's HTTP request,
+ * so it runs the same validation, credential rules and handler as the route.
+ */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Endpoint } from "../endpoints/define";
+
+type JsonSchema = Record<string, unknown>;
+
+interface OpenApiOperation {
+  operationId: string;
+  parameters?: { name: string; in: "path" | "query"; required?: boolean; description?: string; schema: JsonSchema }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+/** How a tool's arguments go back into its HTTP request. */
+export interface ToolBinding {
+  endpoint: Endpoint;
+  tool: Tool;
+  pathParams: string[];
+  queryParams: string[];
+  bodyParams: string[];
+}
+
+const CREDENTIAL_WORDS = {
+  read: "Any credential of the tenant may call it.",
+  write: "It writes: a read-only token gets a tool error.",
+  session: "Session only: through this tool face (a bearer token) it is always refused, so that an auditor can never mint or renew its own grant.",
+  auditor: "Only an auditor grant token may call it.",
+} as const;
+
+/** The schema with every `#/components/schemas/...` reference replaced by what it names. */
+function inline(schema: unknown, components: Record<string, JsonSchema>, seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inline(s, components, seen));
+  if (typeof schema !== "object" || schema === null) return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+    const name = ref.slice("#/components/schemas/".length);
+    if (seen.includes(name)) throw new Error(`a recursive schema (${name}) cannot be inlined for the tool face`);
+    const { $ref: _ref, ...siblings } = schema as JsonSchema;
+    return { ...(inline(components[name], components, [...seen, name]) as JsonSchema), ...siblings };
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value, components, seen)]));
+}
+
+/** MCP wants an object at the root of both schemas. */
+function asObjectSchema(schema: JsonSchema): JsonSchema {
+  return schema.type === "object" ? schema : { type: "object", ...schema };
+}
+
+export function toolBindings(index: readonly Endpoint[], document: OpenApiDocument): ToolBinding[] {
+  const components = document.components?.schemas ?? {};
+  return index.map((endpoint) => {
+    const operation = document.paths[endpoint.path]?.[endpoint.method];
+    if (!operation || operation.operationId !== endpoint.operationId) throw new Error(`the document has no operation ${endpoint.operationId}`);
+    const properties: Record<string, unknown> = {};
+    const required = new Set<string>();
+    const pathParams: string[] = [];
+    const queryParams: string[] = [];
+    for (const p of operation.parameters ?? []) {
+      properties[p.name] = { ...(inline(p.schema, components) as JsonSchema), ...(p.description ? { description: p.description } : {}) };
+      if (p.required) required.add(p.name);
+      (p.in === "path" ? pathParams : queryParams).push(p.name);
+    }
+    const body = operation.requestBody?.content["application/json"]?.schema;
+    const bodyParams: string[] = [];
+    if (body) {
+      const resolved = inline(body, components) as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, schema] of Object.entries(resolved.properties ?? {})) {
+        if (name in properties) continue; // a path parameter the body may repeat (revoke's grant_id)
+        properties[name] = schema;
+        bodyParams.push(name);
+      }
+      if (operation.requestBody?.required) for (const name of resolved.required ?? []) required.add(name);
+    }
+    const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1];
+    const outputSchema =
+      endpoint.answers === "file"
+        ? {
+            type: "object",
+            properties: {
+              file: { type: "string", description: "The file's name." },
+              media_type: { type: "string", description: "Its media type." },
+              text: { type: "string", description: "The whole file." },
+            },
+            required: ["file", "media_type", "text"],
+          }
+        : asObjectSchema(inline(success.content!["application/json"]!.schema, components) as JsonSchema);
+    const tool: Tool = {
+      name: endpoint.operationId,
+      title: endpoint.summary,
+      description: `${endpoint.description}\n\n${CREDENTIAL_WORDS[endpoint.credential]}`,
+      inputSchema: { type: "object", properties: properties as Record<string, object>, ...(required.size > 0 ? { required: [...required] } : {}) },
+      outputSchema: outputSchema as Tool["outputSchema"],
+      annotations: {
+        title: endpoint.summary,
+        readOnlyHint: endpoint.access === "read",
+        // Nothing is ever deleted or edited: every write appends.
+        destructiveHint: false,
+        idempotentHint: endpoint.idempotent,
+        openWorldHint: false,
+      },
+    };
+    return { endpoint, tool, pathParams, queryParams, bodyParams };
+  });
+}
+
+/** The HTTP request a tool call stands for, with the MCP request's own credential. */
+export function requestFor(binding: ToolBinding, args: Record<string, unknown>, origin: string, authorization: string | null): Request {
+  let path = binding.endpoint.path;
+  for (const name of binding.pathParams) {
+    const value = args[name];
+    path = path.replace(`{${name}}`, encodeURIComponent(value === undefined ? "" : String(value)));
+  }
+  const url = new URL(path, origin);
+  for (const name of binding.queryParams) {
+    if (args[name] !== undefined && args[name] !== null) url.searchParams.set(name, String(args[name]));
+  }
+  const headers: Record<string, string> = authorization ? { authorization } : {};
+  if (binding.endpoint.method === "get") return new Request(url, { headers });
+  const body = Object.fromEntries(binding.bodyParams.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
+  return new Request(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+}
