@@ -9,6 +9,7 @@ import { ApiError, problemResponse } from "./errors";
 import { type AppEnv, type Endpoint } from "./endpoints/define";
 import { endpoints } from "./endpoints/index";
 import { describeApi, OPENAPI_INFO, SECURITY_SCHEMES } from "./endpoints/describe";
+import { docs } from "./docs/routes";
 import { handleMcp } from "./mcp/server";
 import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tools";
 import { hooks } from "./messages/hooks";
@@ -41,6 +42,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.route("/", pages);
   app.route("/sandbox", sandbox);
   app.route("/hooks", hooks);
+  app.route("/docs", docs);
 
   app.notFound((c) => {
     const allowed = allowedMethods(index, new URL(c.req.url).pathname);

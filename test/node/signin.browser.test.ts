@@ -122,6 +122,17 @@ describe("sign in, mint a token, sign out", () => {
     expect(((await refused.json()) as { code: string }).code).toBe("grant_revoked");
   });
 
+  it("shows the API reference at /docs from this origin only", async () => {
+    const fetched: string[] = [];
+    const listener = (request: { url(): string }) => fetched.push(request.url());
+    page.on("request", listener);
+    await page.goto(`${browserBase}/docs`);
+    await page.getByText("/api/v1/transactions/{side}/{src_id}/why").first().waitFor();
+    page.off("request", listener);
+    expect(fetched.filter((url) => !url.startsWith(browserBase) && !url.startsWith("data:"))).toEqual([]);
+    expect(fetched).toContain(`${browserBase}/openapi.json`);
+  });
+
   it("signs out; /settings then sends the browser to /signin", async () => {
     await page.goto(`${browserBase}/settings`);
     await Promise.all([page.waitForURL(`${browserBase}/signin`), page.getByRole("button", { name: "Sign out" }).click()]);

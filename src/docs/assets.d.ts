@@ -1,0 +1,9 @@
+// The API reference viewer's files, bundled as text by the `Text` module rule in wrangler.toml.
+declare module "swagger-ui-dist/swagger-ui-bundle.js" {
+  const text: string;
+  export default text;
+}
+declare module "swagger-ui-dist/swagger-ui.css" {
+  const text: string;
+  export default text;
+}
