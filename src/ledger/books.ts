@@ -205,6 +205,11 @@ export function booksSummary(db: LedgerDb, face: Face) {
   };
 }
 
+/** The id of the newest side-A line (0 for none): lines after it are newer. */
+export function newestLineId(db: LedgerHandle): number {
+  return db.select({ id: sql<number | null>`max(${aLines.id})` }).from(aLines).get()?.id ?? 0;
+}
+
 export function vaultRows(db: LedgerDb): number {
   const a = db.select({ n: sql<number>`count(*)` }).from(aLines).get()!.n;
   const b = db.select({ n: sql<number>`count(*)` }).from(bLines).get()!.n;

@@ -7,7 +7,7 @@
  * the tail's are never evidence. Everything it knows is derived from the ledger, so a
  * restarted object retrains from the same facts and nothing is lost.
  */
-import { and, eq, exists, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, isNotNull, notExists, sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
 import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
@@ -122,12 +122,12 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
  * The facts the model reads for each line nobody has decided: side-A lines in books or
  * pending (no line event: neither superseded nor retracted) with no decision at all.
  */
-export function undecidedFacts(db: LedgerHandle): (LineFacts & { aId: number })[] {
+export function undecidedFacts(db: LedgerHandle, newerThan = 0): (LineFacts & { aId: number })[] {
   const about = (table: typeof decisions | typeof lineEvents) => db.select({ one: sql`1` }).from(table).where(sql`${table.aId} = ${aLines.id}`);
   return db
     .select(lineFacts)
     .from(aLines)
-    .where(and(notExists(about(decisions)), notExists(about(lineEvents))))
+    .where(and(gt(aLines.id, newerThan), notExists(about(decisions)), notExists(about(lineEvents))))
     .orderBy(aLines.id)
     .all();
 }
@@ -136,10 +136,10 @@ export function undecidedFacts(db: LedgerHandle): (LineFacts & { aId: number })[
  * Decides the undecided lines the model is sure of: confidence at or above the duh
  * band's floor. Below it a line is left for the tail. Returns how many it decided.
  */
-export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string): number {
+export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, newerThan = 0): number {
   if (model.size === 0) return 0;
   let decided = 0;
-  for (const line of undecidedFacts(tx)) {
+  for (const line of undecidedFacts(tx, newerThan)) {
     const prediction = model.predict(featuresOf(line));
     if (!prediction || prediction.confidence < floor) continue;
     tx.insert(decisions)

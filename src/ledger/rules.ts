@@ -7,13 +7,12 @@
  * side-A lines in books or pending with no decision fact at all, so a human judgement
  * (even one that put the line back in the queue) is never overridden.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, sql } from "drizzle-orm";
 import { isSafePattern } from "redos-detector";
-import { onFace } from "./books";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { isQueueLabel } from "./queue-label";
-import { cRows, decisions, ruleRevisions } from "./schema";
+import { aLines, decisions, lineEvents, ruleRevisions } from "./schema";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
 export const MATCH_KINDS: readonly MatchKind[] = ["description_exact", "description_regex", "amount_sign"];
@@ -177,19 +176,20 @@ export function appendRevision(
 
 // --- deciding lines ---
 
-/** Side-A lines in books or pending that no decision has touched (on the face, if given). */
-export function undecidedLines(db: LedgerHandle, face: Face | null): Candidate[] {
+/** Side-A lines in books or pending that no decision has touched (on the face, if given; after line `newerThan`, if given). */
+export function undecidedLines(db: LedgerHandle, face: Face | null, newerThan = 0): Candidate[] {
   return db
-    .select({ aId: cRows.srcId, description: cRows.description, amountCents: cRows.amountCents })
-    .from(cRows)
+    .select({ aId: aLines.id, description: aLines.description, amountCents: aLines.amountCents })
+    .from(aLines)
     .where(
       and(
-        eq(cRows.side, "A"),
-        inArray(cRows.state, ["in books", "pending"]),
-        face ? onFace(face) : undefined,
-        sql`not exists (select 1 from ${decisions} where ${decisions.aId} = ${cRows.srcId})`,
+        gt(aLines.id, newerThan),
+        face?.effectiveFrom ? gte(aLines.postedOn, face.effectiveFrom) : undefined,
+        sql`not exists (select 1 from ${lineEvents} e where e.a_id = ${aLines.id})`,
+        sql`not exists (select 1 from ${decisions} d where d.a_id = ${aLines.id})`,
       ),
     )
+    .orderBy(aLines.id)
     .all();
 }
 

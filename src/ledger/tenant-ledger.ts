@@ -199,14 +199,17 @@ export class TenantLedger extends DurableObject<Env> {
   }
   /**
    * Applies one page of the feed; then the rulebook, then the local model decide the
-   * lines nobody has (the tail comes after, from the watcher).
+   * page's new lines that nobody has (the tail comes after, from the watcher). Only the
+   * page's lines: earlier lines were offered to both when they arrived, so a page costs
+   * what it carries, not what the vault holds.
    */
   applyFeedPage(connectionId: number, page: FeedPage) {
     const at = new Date().toISOString();
+    const newerThan = books.newestLineId(this.db);
     const outcome = applyFeedPage(this.db, connectionId, page, at);
     if (outcome.replayed) return { ...outcome, decidedByRules: 0, decidedByModel: 0 };
-    const decidedByRules = rules.runRules(this.db, null, at);
-    return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at) };
+    const decidedByRules = this.db.transaction((tx) => rules.decideByRules(tx, rules.undecidedLines(tx, null, newerThan), rules.standingRules(tx), at));
+    return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at, newerThan) };
   }
 
   // --- reports ---
@@ -226,10 +229,10 @@ export class TenantLedger extends DurableObject<Env> {
   /** The model trained on the ledger's evidence, kept while the evidence is unchanged. */
   private trained: localModel.TrainedModel | undefined;
 
-  private decideByModel(at: string): number {
+  private decideByModel(at: string, newerThan: number): number {
     this.trained = localModel.currentModel(this.db, this.trained);
     const model = this.trained.model;
-    return this.db.transaction((tx) => localModel.decideByModel(tx, model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at));
+    return this.db.transaction((tx) => localModel.decideByModel(tx, model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, newerThan));
   }
   modelVersion() {
     this.trained = localModel.currentModel(this.db, this.trained);
