@@ -1,0 +1,45 @@
+/**
+ * The benchmark's floor: the same domain reads the endpoints make, run inside the tenant's
+ * object with no routing, validation or JSON. Only the sandbox surface reaches it.
+ */
+import { booksSummary, listCategoryTotals, listRows, volume, type RowFilter } from "./books";
+import type { LedgerDb } from "./db";
+import { listExceptions } from "./exceptions";
+import type { Face } from "./face";
+import { rollingPnl } from "./pnl";
+import { decisionOrder, matcherOf, standingRules, undecidedLines } from "./rules";
+import { countConnections } from "./sync";
+
+export const FLOOR_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "run_rules_match"] as const;
+export type FloorRead = (typeof FLOOR_READS)[number];
+
+export interface FloorArgs {
+  filter?: RowFilter;
+  page?: number;
+  perPage?: number;
+  asOf?: string;
+  days?: number;
+}
+
+/** Runs one read once; answers something of its result so nothing is optimised away. */
+export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: FloorArgs): number {
+  switch (read) {
+    case "list_transactions":
+      return listRows(db, face, args.filter ?? {}, args.page ?? 1, args.perPage ?? 50).rows.length;
+    case "get_me":
+      return booksSummary(db, face).lines;
+    case "list_categories":
+      return listCategoryTotals(db, face).length;
+    case "list_exceptions":
+      return listExceptions(db, face).length;
+    case "get_pnl_rolling":
+      return rollingPnl(db, face, args.asOf ?? face.today).windows["30d"].sections.revenue.current;
+    case "get_usage":
+      return countConnections(db) + volume(db, face, args.days ?? 30).lines;
+    case "run_rules_match": {
+      // run_rules' work without its writes: every live rule over the undecided lines.
+      const ordered = decisionOrder(standingRules(db)).map(matcherOf);
+      return undecidedLines(db, face).filter((line) => ordered.some((matches) => matches(line))).length;
+    }
+  }
+}
