@@ -231,13 +231,7 @@ export function listAccounts(db: LedgerDb, face: Face) {
     .orderBy(asc(cRows.accountId))
     .all();
   return perAccount.map((a) => {
-    const record = db
-      .select()
-      .from(feedAccounts)
-      .where(eq(feedAccounts.accountId, a.accountId))
-      .orderBy(desc(feedAccounts.seq))
-      .limit(1)
-      .get();
+    const record = accountRecord(db, a.accountId);
     return {
       account_id: a.accountId,
       name: record?.name ?? a.accountId,
@@ -250,6 +244,17 @@ export function listAccounts(db: LedgerDb, face: Face) {
       booked_cents: a.bookedCents,
     };
   });
+}
+
+/** The account's newest record from the feed (as delivered by record `upToSeq`, when given). */
+export function accountRecord(db: LedgerHandle, accountId: string, upToSeq?: number) {
+  return db
+    .select()
+    .from(feedAccounts)
+    .where(and(eq(feedAccounts.accountId, accountId), upToSeq === undefined ? undefined : lte(feedAccounts.seq, upToSeq)))
+    .orderBy(desc(feedAccounts.seq))
+    .limit(1)
+    .get();
 }
 
 export function visibility(db: LedgerDb, face: Face) {

@@ -8,8 +8,9 @@
  * retracted) had reached by the mark, on the face as it was. Files are rendered a page at
  * a time, keyset-paged by (posted_on, id), so no call ever holds the whole ledger.
  */
-import { and, asc, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { accountRecord } from "../books";
 import { normalName, taxonomy, type HeaderKey } from "../categories";
 import type { LedgerDb, LedgerHandle } from "../db";
 import type { Face } from "../face";
@@ -171,13 +172,7 @@ export function exportAccounts(db: LedgerHandle, e: ExportRecord): ExportAccount
 
 /** The account's newest record the feed had delivered by the export's mark. */
 function accountRecordAsOf(db: LedgerHandle, e: ExportRecord, accountId: string) {
-  return db
-    .select()
-    .from(feedAccounts)
-    .where(and(eq(feedAccounts.accountId, accountId), lte(feedAccounts.seq, e.maxAccountSeq)))
-    .orderBy(desc(feedAccounts.seq))
-    .limit(1)
-    .get();
+  return accountRecord(db, accountId, e.maxAccountSeq);
 }
 
 /** The desktop package's account list: the bank accounts, the categories, and where uncategorised lines go. */
