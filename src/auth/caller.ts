@@ -5,7 +5,7 @@
 import { ApiError } from "../errors";
 import { grantOfToken, type GrantRecord } from "./grants";
 import { findLiveSession, SESSION_COOKIE } from "./sessions";
-import { findTenant, type TenantRecord } from "./tenants";
+import type { TenantRecord } from "./tenants";
 import { verifyToken, type TokenScope } from "./tokens";
 
 export interface Caller {
@@ -40,8 +40,7 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     if (!bearer) throw refused("The Authorization header must be `Bearer <token>`.");
     const token = await verifyToken(d1, bearer, now);
     if (!token) throw refused("The bearer token is unknown, expired or revoked.");
-    const tenant = await findTenant(d1, token.tenantId);
-    if (!tenant) throw refused("The bearer token's tenant no longer exists.");
+    const tenant = token.tenant;
     if (token.scope === "auditor") {
       const grant = await grantOfToken(d1, token.label);
       if (!grant || grant.tokenKid !== token.kid || grant.tenantId !== tenant.id) throw refused("The bearer token names no grant.");
@@ -53,8 +52,7 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
   if (cookie !== undefined) {
     const session = await findLiveSession(d1, cookie, now);
     if (!session) throw refused("The session has ended or expired; sign in again at /signin.");
-    const tenant = await findTenant(d1, session.tenantId);
-    if (!tenant) throw refused("The session's tenant no longer exists.");
+    const tenant = session.tenant;
     return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}`, grant: null };
   }
   throw new ApiError(401, "credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");

@@ -1,7 +1,7 @@
 /** Browser sessions: the `svc_session` cookie. Only a hash of its value is stored. */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { sessions } from "../index-db/schema";
+import { sessions, tenants } from "../index-db/schema";
 import { randomSecret, sha256Hex } from "./crypto";
 
 export const SESSION_COOKIE = "svc_session";
@@ -19,9 +19,15 @@ export async function startSession(d1: D1Database, tenantId: string, now: Date):
 export async function findLiveSession(d1: D1Database, value: string, now: Date) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
   // The lookup is by hash of a 256-bit random value: there is no secret to compare.
-  const session = await drizzle(d1).select().from(sessions).where(eq(sessions.idHash, await sha256Hex(value))).get();
-  if (!session || session.endedAt !== null || Date.parse(session.expiresAt) <= now.getTime()) return undefined;
-  return session;
+  const row = await drizzle(d1)
+    .select({ session: sessions, tenant: tenants })
+    .from(sessions)
+    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
+    .where(eq(sessions.idHash, await sha256Hex(value)))
+    .get();
+  if (!row || row.session.endedAt !== null || Date.parse(row.session.expiresAt) <= now.getTime()) return undefined;
+  // The session and its tenant in one read: every request made with a session makes it.
+  return { ...row.session, tenant: row.tenant };
 }
 
 export async function endSession(d1: D1Database, value: string, now: Date): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accessTokens } from "../index-db/schema";
+import { accessTokens, tenants } from "../index-db/schema";
 import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
 
 export const TOKEN_LIFETIME_DAYS = 365;
@@ -71,9 +71,16 @@ export async function verifyToken(d1: D1Database, presented: string, now: Date) 
   const match = /^lat\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/.exec(presented);
   if (!match) return undefined;
   const [, kid, secret] = match as unknown as [string, string, string];
-  const token = await drizzle(d1).select().from(accessTokens).where(eq(accessTokens.kid, kid)).get();
+  // The token and its tenant in one read: every authenticated request makes it.
+  const row = await drizzle(d1)
+    .select({ token: accessTokens, tenant: tenants })
+    .from(accessTokens)
+    .innerJoin(tenants, eq(tenants.id, accessTokens.tenantId))
+    .where(eq(accessTokens.kid, kid))
+    .get();
   const presentedHash = await sha256Hex(secret);
-  if (!token || !constantTimeEqual(presentedHash, token.secretHash)) return undefined;
+  if (!row || !constantTimeEqual(presentedHash, row.token.secretHash)) return undefined;
+  const token = { ...row.token, tenant: row.tenant };
   if (token.scope === "auditor") return token;
   if (token.revokedAt !== null || Date.parse(token.expiresAt) <= now.getTime()) return undefined;
   return token;
