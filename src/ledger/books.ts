@@ -230,20 +230,13 @@ export function listAccounts(db: LedgerDb, face: Face) {
     .groupBy(cRows.accountId)
     .orderBy(asc(cRows.accountId))
     .all();
-  return perAccount.map((a) => {
-    const record = accountRecord(db, a.accountId);
-    return {
-      account_id: a.accountId,
-      name: record?.name ?? a.accountId,
-      mask: record?.mask ?? null,
-      type: record?.type ?? null,
-      subtype: record?.subtype ?? null,
-      lines: a.lines,
-      booked: a.booked,
-      pending: a.pending,
-      booked_cents: a.bookedCents,
-    };
-  });
+  return perAccount.map((a) => ({
+    ...describeAccount(db, a.accountId),
+    lines: a.lines,
+    booked: a.booked,
+    pending: a.pending,
+    booked_cents: a.bookedCents,
+  }));
 }
 
 /** The account's newest record from the feed (as delivered by record `upToSeq`, when given). */
@@ -255,6 +248,18 @@ export function accountRecord(db: LedgerHandle, accountId: string, upToSeq?: num
     .orderBy(desc(feedAccounts.seq))
     .limit(1)
     .get();
+}
+
+/** An account as served: its newest record's fields (as of record `upToSeq`, when given), its id standing in for a name it never had. */
+export function describeAccount(db: LedgerHandle, accountId: string, upToSeq?: number) {
+  const record = accountRecord(db, accountId, upToSeq);
+  return {
+    account_id: accountId,
+    name: record?.name ?? accountId,
+    mask: record?.mask ?? null,
+    type: record?.type ?? null,
+    subtype: record?.subtype ?? null,
+  };
 }
 
 export function visibility(db: LedgerDb, face: Face) {

@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { accountRecord } from "../books";
+import { describeAccount } from "../books";
 import { normalName, taxonomy, type HeaderKey } from "../categories";
 import type { LedgerDb, LedgerHandle } from "../db";
 import type { Face } from "../face";
@@ -156,24 +156,9 @@ export function exportAccounts(db: LedgerHandle, e: ExportRecord): ExportAccount
     .groupBy(aLines.accountId)
     .orderBy(asc(aLines.accountId))
     .all();
-  return perAccount.map((a) => {
-    const record = accountRecordAsOf(db, e, a.accountId);
-    return {
-      account_id: a.accountId,
-      name: record?.name ?? a.accountId,
-      mask: record?.mask ?? null,
-      type: record?.type ?? null,
-      subtype: record?.subtype ?? null,
-      booked_lines: a.lines,
-      booked_cents: a.cents,
-    };
-  });
+  return perAccount.map((a) => ({ ...describeAccount(db, a.accountId, e.maxAccountSeq), booked_lines: a.lines, booked_cents: a.cents }));
 }
 
-/** The account's newest record the feed had delivered by the export's mark. */
-function accountRecordAsOf(db: LedgerHandle, e: ExportRecord, accountId: string) {
-  return accountRecord(db, accountId, e.maxAccountSeq);
-}
 
 /** The desktop package's account list: the bank accounts, the categories, and where uncategorised lines go. */
 function iifAccountList(db: LedgerHandle, e: ExportRecord, accounts: ExportAccount[], headerOf: Map<string, HeaderKey>): string {
@@ -225,10 +210,7 @@ export function renderPage(db: LedgerHandle, e: ExportRecord, file: ExportFile, 
       const head = first ? iifAccountList(db, e, exportAccounts(db, e), headersAsOf(db, e)) + IIF_TRANSACTIONS_HEADER : "";
       // Only this page's accounts: the totals of every account would cost a pass over the books per page.
       const bankName = new Map<string, string>();
-      for (const id of new Set(lines.map((l) => l.account_id))) {
-        const record = accountRecordAsOf(db, e, id);
-        bankName.set(id, record ? bankAccountName({ account_id: id, name: record.name, mask: record.mask }) : id);
-      }
+      for (const id of new Set(lines.map((l) => l.account_id))) bankName.set(id, bankAccountName(describeAccount(db, id, e.maxAccountSeq)));
       return { text: head + lines.map((l) => iifTransaction(l, bankName.get(l.account_id)!)).join(""), next };
     }
   }
