@@ -1,6 +1,7 @@
-/** The rulebook's pure parts: match checks and matchers. */
+/** The rulebook's pure parts: match checks, matchers and the compiled rulebook. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matcherOf, matchProblem, MAX_MATCHED_LENGTH } from "./rules";
+import { compileRulebook, decisionOrder, matcherOf, matchProblem, MAX_MATCHED_LENGTH } from "./rules";
 
 const line = (description: string, amountCents = -100) => ({ aId: 1, description, amountCents });
 
@@ -33,5 +34,35 @@ describe("matcherOf", () => {
     expect(matcherOf({ match_kind: "amount_sign", match_value: "in" })(line("x", 500))).toBe(true);
     expect(matcherOf({ match_kind: "amount_sign", match_value: "out" })(line("x", 500))).toBe(false);
     expect(matcherOf({ match_kind: "amount_sign", match_value: "out" })(line("x", 0))).toBe(false);
+  });
+});
+
+describe("compileRulebook", () => {
+  it("picks the rule a plain walk of the decision order would pick, for any rulebook and line", () => {
+    const words = ["stripe", "payout", "sysco", "coffee", "fee", "#12", "rent"];
+    const text = fc.array(fc.constantFrom(...words, " ", "  ", "STRIPE", "Coffee"), { maxLength: 5 }).map((parts) => parts.join(" "));
+    const rule = fc.record({
+      rule_key: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+      revision: fc.constant(1),
+      match_kind: fc.constantFrom("description_exact" as const, "description_regex" as const, "amount_sign" as const),
+      match_value: text,
+      category: fc.constantFrom("Sales", "Meals", "Fees"),
+      priority: fc.integer({ min: 1, max: 4 }),
+      retired: fc.boolean(),
+      born_from_a_id: fc.constant(null),
+      actor: fc.constant("human:t"),
+      created_at: fc.constant("2026-11-22T00:00:00.000Z"),
+    });
+    const usable = rule.map((r) =>
+      r.match_kind === "amount_sign" ? { ...r, match_value: r.match_value.length % 2 ? "in" : "out" } : r.match_kind === "description_regex" ? { ...r, match_value: r.match_value.trim().split(" ")[0] || "fee" } : r,
+    );
+    fc.assert(
+      fc.property(fc.array(usable, { maxLength: 12 }), text, fc.integer({ min: -500, max: 500 }), (rules, description, amountCents) => {
+        const candidate = { aId: 1, description, amountCents };
+        const walked = decisionOrder(rules).find((r) => matcherOf(r)(candidate));
+        expect(compileRulebook(rules)(candidate)).toBe(walked);
+      }),
+      { seed: 20261122, numRuns: 2000 },
+    );
   });
 });

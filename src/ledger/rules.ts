@@ -105,6 +105,39 @@ export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line
   }
 }
 
+/**
+ * The live rulebook compiled once for a run: the rule that decides a line, as
+ * `decisionOrder(rules).find(matches)` would find it, but with every exact description in
+ * one hash (the line's description folded once) and the patterns and signs tested in
+ * decision order only until the exact hit's place.
+ */
+export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | undefined {
+  const ordered = decisionOrder(rules);
+  const exact = new Map<string, number>();
+  const others: { at: number; test: (line: Candidate, clipped: string) => boolean }[] = [];
+  ordered.forEach((rule, at) => {
+    if (rule.match_kind === "description_exact") {
+      const wanted = foldDescription(rule.match_value);
+      if (!exact.has(wanted)) exact.set(wanted, at);
+    } else if (rule.match_kind === "description_regex") {
+      const pattern = new RegExp(rule.match_value, "i");
+      others.push({ at, test: (_line, clipped) => pattern.test(clipped) });
+    } else {
+      const matches = matcherOf(rule);
+      others.push({ at, test: (line) => matches(line) });
+    }
+  });
+  return (line) => {
+    const exactAt = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
+    const clipped = line.description.slice(0, MAX_MATCHED_LENGTH);
+    for (const other of others) {
+      if (other.at > exactAt) break;
+      if (other.test(line, clipped)) return ordered[other.at];
+    }
+    return exactAt === Infinity ? undefined : ordered[exactAt];
+  };
+}
+
 // --- the rulebook ---
 
 function toRule(r: typeof ruleRevisions.$inferSelect): Rule {
@@ -195,18 +228,18 @@ export function undecidedLines(db: LedgerHandle, face: Face | null, newerThan = 
 
 /** Decides each line by the first live rule that matches it; returns how many were decided. */
 export function decideByRules(db: LedgerHandle, lines: Candidate[], rules: Rule[], at: string): number {
-  const ordered = decisionOrder(rules).map((rule) => ({ rule, matches: matcherOf(rule) }));
+  const decide = compileRulebook(rules);
   let decided = 0;
   for (const line of lines) {
-    const hit = ordered.find((r) => r.matches(line));
-    if (!hit) continue;
+    const rule = decide(line);
+    if (!rule) continue;
     db.insert(decisions)
       .values({
         aId: line.aId,
-        category: hit.rule.category,
+        category: rule.category,
         engine: "rule",
-        ruleKey: hit.rule.rule_key,
-        ruleRevision: hit.rule.revision,
+        ruleKey: rule.rule_key,
+        ruleRevision: rule.revision,
         decidedAt: at,
         recordedAt: at,
       })
