@@ -12,6 +12,7 @@ import { describeApi, OPENAPI_INFO, SECURITY_SCHEMES } from "./endpoints/describ
 import { docs } from "./docs/routes";
 import { handleMcp } from "./mcp/server";
 import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tools";
+import { limitBodies, responseHeaders } from "./http/guards";
 import { hooks } from "./messages/hooks";
 import { pages } from "./pages/routes";
 import { sandbox } from "./sandbox/routes";
@@ -25,6 +26,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     },
   });
 
+  app.use("*", responseHeaders, limitBodies);
   for (const endpoint of index) app.openapi(endpoint.route, endpoint.run);
 
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
