@@ -58,6 +58,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       const headers: Record<string, string> = error.status === 401 ? { "www-authenticate": 'Bearer realm="ledger"' } : {};
+      if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
       return problemResponse(error.toProblem(), headers);
     }
     if (error instanceof HTTPException) {

@@ -6,6 +6,8 @@ declare global {
     interface Env {
       TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
       INDEX_DB: D1Database;
+      /** Failed sign-ins and grant confirmations, one object per tenant or client address. */
+      ATTEMPT_LIMITER: DurableObjectNamespace<import("./limits/attempt-limiter").AttemptLimiter>;
       /** Sync requests and export pushes (one queue, one consumer). */
       SYNC_QUEUE: Queue<QueueMessage>;
       /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */

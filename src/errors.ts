@@ -34,6 +34,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -50,6 +51,15 @@ export class ApiError extends Error {
   ) {
     super(detail);
     this.name = "ApiError";
+  }
+
+  /** Seconds until a refused caller may try again (a 429's `Retry-After`). */
+  retryAfterSeconds?: number;
+
+  static tooManyAttempts(detail: string, retryAfterSeconds: number): ApiError {
+    const error = new ApiError(429, "too_many_requests", detail);
+    error.retryAfterSeconds = retryAfterSeconds;
+    return error;
   }
 
   toProblem(): Problem {

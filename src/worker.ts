@@ -8,6 +8,7 @@ import { sendToTail, type TailClient } from "./sync/tail";
 import { handleQueueBatch } from "./sync/watcher";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
+export { AttemptLimiter } from "./limits/attempt-limiter";
 
 const app = createApp();
 

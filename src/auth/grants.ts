@@ -10,6 +10,7 @@ import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { sandboxOn, type Env } from "../env";
 import { ApiError } from "../errors";
+import { guardAttempt, recordFailedAttempt } from "../limits/attempts";
 import { auditorGrants, grantRequests } from "../index-db/schema";
 import type { SmsCarrier } from "../providers/sms/types";
 import { SmsError } from "../providers/sms/types";
@@ -124,8 +125,30 @@ export interface GrantConfirm {
 
 const refuse = (code: string, detail: string) => new ApiError(403, code, detail);
 
-/** Confirms a request: the live grant and its token (shown once). */
-export async function confirmGrant(env: Env, tenantId: string, requestId: number, input: GrantConfirm, now: Date): Promise<{ grant: GrantView; token: string }> {
+/**
+ * Confirms a request: the live grant and its token (shown once). Failed confirmations are
+ * also limited per tenant and per client `address` (429 before the code is checked).
+ */
+export async function confirmGrant(
+  env: Env,
+  tenantId: string,
+  requestId: number,
+  input: GrantConfirm,
+  now: Date,
+  address: string,
+): Promise<{ grant: GrantView; token: string }> {
+  await guardAttempt(env, "confirm", tenantId, address, now);
+  try {
+    return await confirmRequest(env, tenantId, requestId, input, now);
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "code_wrong" || error.code === "name_mismatch")) {
+      await recordFailedAttempt(env, "confirm", tenantId, address, now);
+    }
+    throw error;
+  }
+}
+
+async function confirmRequest(env: Env, tenantId: string, requestId: number, input: GrantConfirm, now: Date): Promise<{ grant: GrantView; token: string }> {
   const db = drizzle(env.INDEX_DB);
   const request = await db
     .select()

@@ -7,6 +7,7 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
+import { clientAddress } from "../limits/attempts";
 import { ledgerOf, type Env } from "../env";
 import { faceFor, type Face } from "../ledger/face";
 import type { TenantLedger } from "../ledger/tenant-ledger";
@@ -15,7 +16,7 @@ import { problemSchema } from "./shared";
 export type AppEnv = { Bindings: Env; Variables: { caller: Caller } };
 
 /** Statuses an endpoint may answer besides its success, beyond those every endpoint has. */
-export type ExtraStatus = 403 | 404 | 409 | 503;
+export type ExtraStatus = 403 | 404 | 409 | 429 | 503;
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -30,6 +31,8 @@ export interface Call<P, Q, B> {
   now: Date;
   /** The request's origin (`https://host`), for the absolute URLs an answer names. */
   origin: string;
+  /** The client's address as the platform reports it, for the attempt limits. */
+  address: string;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -172,6 +175,7 @@ function build<P, Q, B>(
       face: faceFor(caller.tenant, now),
       now,
       origin: new URL(c.req.url).origin,
+      address: clientAddress(c.req.raw),
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,

@@ -12,6 +12,7 @@ import { checkPassword, findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import { ledgerOf, type Env } from "../env";
 import { ApiError } from "../errors";
+import { clientAddress, guardAttempt, recordFailedAttempt } from "../limits/attempts";
 import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
@@ -46,11 +47,20 @@ pages.post("/signin", async (c) => {
   const form = await c.req.parseBody();
   const tenantId = String(form.tenant ?? "").trim();
   const password = String(form.password ?? "");
+  const now = new Date();
+  const address = clientAddress(c.req.raw);
+  try {
+    await guardAttempt(c.env, "signin", tenantId, address, now);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.retryAfterSeconds === undefined) throw error;
+    return c.html(<SignIn error={error.detail} tenant={tenantId} />, 429, { "retry-after": String(error.retryAfterSeconds) });
+  }
   const tenant = tenantId && password ? await checkPassword(c.env.INDEX_DB, tenantId, password) : undefined;
   if (!tenant) {
+    await recordFailedAttempt(c.env, "signin", tenantId, address, now);
     return c.html(<SignIn error="That tenant and password do not match." tenant={tenantId} />, 401);
   }
-  const session = await startSession(c.env.INDEX_DB, tenant.id, new Date());
+  const session = await startSession(c.env.INDEX_DB, tenant.id, now);
   setCookie(c, SESSION_COOKIE, session.value, {
     httpOnly: true,
     secure: true,
@@ -279,7 +289,7 @@ pages.post("/settings/grants/:id/confirm", async (c) => {
   const input = { code: String(form.code ?? "").trim(), viewer_name: String(form.viewer_name ?? ""), viewer_channel: String(form.viewer_channel ?? "") };
   let token: string | undefined;
   const outcome = await refusalNotice(async () => {
-    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date());
+    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date(), clientAddress(c.req.raw));
     token = confirmed.token;
     return `The grant to ${confirmed.grant.viewer_name} is live for 24 hours.`;
   });

@@ -130,7 +130,7 @@ describe("the grant flow", () => {
     const { request_id } = (await offer(t)).body;
     const code = await lastCode(t);
     const elevenMinutesLater = new Date(Date.now() + 11 * 60_000);
-    await expect(confirmGrant(env, t.tenant, request_id, { code, ...VIEWER }, elevenMinutesLater)).rejects.toMatchObject({ status: 403, code: "request_expired" });
+    await expect(confirmGrant(env, t.tenant, request_id, { code, ...VIEWER }, elevenMinutesLater, "unknown")).rejects.toMatchObject({ status: 403, code: "request_expired" });
     expect((await confirm(t, 999_999, { code })).status).toBe(404);
     const other = await createTenant();
     expect((await confirm(other, request_id, { code })).status).toBe(404);

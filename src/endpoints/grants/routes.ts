@@ -46,14 +46,19 @@ export const confirmAuditorGrant = defineEndpoint({
     "at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads " +
     "GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
     "`too_many_attempts` (5 per request), `request_expired`, `request_used`. 404 for a request this tenant never filed. " +
+    "429 with Retry-After after 20 failed confirmations for the tenant (or 50 from one client) in 15 minutes. " +
     "Session only.",
   credential: "session",
   params: requestParams,
   body: confirmBody,
   success: { status: 200, description: "The grant is live.", schema: confirmResponse },
-  errors: { 403: "The code, the name or the request is refused; `code` names why.", 404: "This tenant filed no such request." },
-  async handler({ env, caller, params, body, now }) {
-    return confirmGrant(env, caller.tenant.id, params.request_id, body, now);
+  errors: {
+    403: "The code, the name or the request is refused; `code` names why.",
+    404: "This tenant filed no such request.",
+    429: "Too many failed confirmations lately for this tenant or this client; `Retry-After` says when to try again.",
+  },
+  async handler({ env, caller, params, body, now, address }) {
+    return confirmGrant(env, caller.tenant.id, params.request_id, body, now, address);
   },
 });
 
