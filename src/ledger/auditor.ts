@@ -5,7 +5,7 @@
  * - receipts: the provider's verbatim records of those flagged lines.
  */
 import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { onFace } from "./books";
+import { moneyInCents, moneyOutCents, onFace } from "./books";
 import { normalName, taxonomy } from "./categories";
 import type { LedgerHandle } from "./db";
 import type { Face } from "./face";
@@ -17,8 +17,8 @@ export function auditorView(db: LedgerHandle, face: Face) {
   const months = db
     .select({
       month,
-      moneyIn: sql<number>`coalesce(sum(case when ${cRows.amountCents} > 0 then ${cRows.amountCents} else 0 end), 0)`,
-      moneyOut: sql<number>`coalesce(sum(case when ${cRows.amountCents} < 0 then -${cRows.amountCents} else 0 end), 0)`,
+      moneyIn: moneyInCents,
+      moneyOut: moneyOutCents,
       lines: sql<number>`count(*)`,
     })
     .from(cRows)
@@ -38,7 +38,16 @@ export function auditorView(db: LedgerHandle, face: Face) {
     .filter((c) => drawNames.has(normalName(c)));
   // One bound value however many labels: the object's SQLite binds at most 100 per statement.
   const flagged = db
-    .select({ side: cRows.side, srcId: cRows.srcId, postedOn: cRows.postedOn, description: cRows.description, amountCents: cRows.amountCents, category: cRows.category })
+    .select({
+      side: cRows.side,
+      srcId: cRows.srcId,
+      postedOn: cRows.postedOn,
+      description: cRows.description,
+      amountCents: cRows.amountCents,
+      category: cRows.category,
+      // Lines in books are side A: their provider records come with them, not by a query per row.
+      raw: sql<string>`(SELECT ${aLines.raw} FROM ${aLines} WHERE ${aLines.id} = ${cRows.srcId})`,
+    })
     .from(cRows)
     .where(and(booked, sql`${cRows.category} IN (SELECT value FROM json_each(${JSON.stringify(labels)}))`))
     .orderBy(asc(cRows.postedOn), asc(cRows.srcId))
@@ -51,10 +60,7 @@ export function auditorView(db: LedgerHandle, face: Face) {
     amount_cents: r.amountCents,
     category: r.category!,
   }));
-  const receipts = flagged.map((r) => {
-    const line = db.select({ raw: aLines.raw }).from(aLines).where(eq(aLines.id, r.srcId)).get()!;
-    // As stored (JSON text): a value of unknown shape does not cross the object's RPC boundary typed.
-    return { side: r.side, src_id: r.srcId, raw_json: line.raw };
-  });
+  // As stored (JSON text): a value of unknown shape does not cross the object's RPC boundary typed.
+  const receipts = flagged.map((r) => ({ side: r.side, src_id: r.srcId, raw_json: r.raw }));
   return { months, pocket_flagged, receipts };
 }

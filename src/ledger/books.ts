@@ -282,13 +282,17 @@ export function visibility(db: LedgerDb, face: Face) {
   };
 }
 
+/** Money in, and money out as a positive number, summed over the selected rows of C. */
+export const moneyInCents = sql<number>`coalesce(sum(case when ${cRows.amountCents} > 0 then ${cRows.amountCents} else 0 end), 0)`;
+export const moneyOutCents = sql<number>`coalesce(sum(case when ${cRows.amountCents} < 0 then -${cRows.amountCents} else 0 end), 0)`;
+
 /** Money in and out over the trailing `days` (ending today), booked lines on the face. */
 export function volume(db: LedgerDb, face: Face, days: number) {
   const from = addDays(face.today, -(days - 1));
   const totals = db
     .select({
-      moneyIn: sql<number>`coalesce(sum(case when ${cRows.amountCents} > 0 then ${cRows.amountCents} else 0 end), 0)`,
-      moneyOut: sql<number>`coalesce(sum(case when ${cRows.amountCents} < 0 then -${cRows.amountCents} else 0 end), 0)`,
+      moneyIn: moneyInCents,
+      moneyOut: moneyOutCents,
       lines: sql<number>`count(*)`,
     })
     .from(cRows)
