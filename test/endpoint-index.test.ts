@@ -52,6 +52,31 @@ describe("the endpoint index", () => {
     expect(operations.sort()).toEqual(fromIndex);
   });
 
+  it("describes every field and parameter it documents", async () => {
+    const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
+    const undescribed: string[] = [];
+    const walk = (schema: any, where: string): void => {
+      if (!schema || typeof schema !== "object") return;
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+        if (!property.description && !property.$ref) undescribed.push(`${where}.${name}`);
+        walk(property, `${where}.${name}`);
+      }
+      if (schema.items) walk(schema.items, `${where}[]`);
+      for (const key of ["oneOf", "anyOf", "allOf"]) (schema[key] ?? []).forEach((s: any, i: number) => walk(s, `${where}<${i}>`));
+    };
+    for (const [name, schema] of Object.entries<any>(doc.components.schemas)) walk(schema, name);
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        for (const p of op.parameters ?? []) if (!p.description && !p.schema?.description) undescribed.push(`${op.operationId} ${p.in} ${p.name}`);
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          for (const media of Object.values<any>(response.content ?? {})) walk(media.schema, `${op.operationId} ${status}`);
+        }
+        for (const media of Object.values<any>(op.requestBody?.content ?? {})) walk(media.schema, `${op.operationId} body`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+  });
+
   it("routes every endpoint it lists (a call without a credential reaches the credential check)", async () => {
     for (const e of endpoints) {
       const path = concretePath(e.path);

@@ -930,6 +930,7 @@ export interface components {
             raw?: unknown;
         };
         Accounts: {
+            /** @description The sub-accounts the feed has delivered lines for, on this face, by account id. */
             accounts: {
                 /**
                  * @description The bank's sub-account id.
@@ -946,9 +947,15 @@ export interface components {
                  * @example 0042
                  */
                 mask: string | null;
-                /** @example depository */
+                /**
+                 * @description The account type as the bank gives it (`depository`, `credit`, ...); null when it gave none.
+                 * @example depository
+                 */
                 type: string | null;
-                /** @example checking */
+                /**
+                 * @description The subtype as the bank gives it (`checking`, `credit card`, ...); null when it gave none.
+                 * @example checking
+                 */
                 subtype: string | null;
                 /**
                  * @description Rows of this account the face serves.
@@ -973,8 +980,12 @@ export interface components {
             }[];
         };
         SyncHistory: {
+            /** @description Runs, newest first; a retried request has one run per attempt. */
             runs: {
-                /** @example 12 */
+                /**
+                 * @description The run's id.
+                 * @example 12
+                 */
                 run_id: number;
                 /**
                  * @description The sync request the run served.
@@ -986,11 +997,18 @@ export interface components {
                  * @example 1
                  */
                 attempt: number;
-                /** @example 2026-11-22T15:04:06.000Z */
+                /**
+                 * @description When the watcher started the attempt.
+                 * @example 2026-11-22T15:04:06.000Z
+                 */
                 started_at: string;
-                /** @example 2026-11-22T15:04:07.000Z */
+                /**
+                 * @description When the attempt ended.
+                 * @example 2026-11-22T15:04:07.000Z
+                 */
                 finished_at: string;
                 /**
+                 * @description `ok`: every page was applied; `failed`: see `error`.
                  * @example ok
                  * @enum {string}
                  */
@@ -1046,6 +1064,7 @@ export interface components {
                  */
                 cap: number;
                 /**
+                 * @description The tenant's tier, which sets the cap.
                  * @example paid
                  * @enum {string}
                  */
@@ -1073,9 +1092,15 @@ export interface components {
                  * @example 61
                  */
                 lines: number;
-                /** @example 1250000 */
+                /**
+                 * @description Money in over the window.
+                 * @example 1250000
+                 */
                 money_in_cents: number;
-                /** @example 830500 */
+                /**
+                 * @description Money out over the window, as a positive number.
+                 * @example 830500
+                 */
                 money_out_cents: number;
                 /**
                  * @description The larger of money in and money out: never their sum, never the net.
@@ -1108,9 +1133,21 @@ export interface components {
             effective_from: string | null;
             /** @description The oldest row served; null when none is. */
             oldest_visible_row: {
-                /** @enum {string} */
+                /**
+                 * @description The row's side.
+                 * @example A
+                 * @enum {string}
+                 */
                 side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 3
+                 */
                 src_id: number;
+                /**
+                 * @description Its date: the earliest the face serves.
+                 * @example 2026-09-01
+                 */
                 posted_on: string;
             } | null;
             /**
@@ -1155,7 +1192,10 @@ export interface components {
             rules: components["schemas"]["Rule"][];
         };
         Rule: {
-            /** @example coffee-shops */
+            /**
+             * @description The caller's name for the rule.
+             * @example coffee-shops
+             */
             rule_key: string;
             /**
              * @description 1 for the first revision of a key; each change appends the next.
@@ -1168,9 +1208,15 @@ export interface components {
              * @enum {string}
              */
             match_kind: "description_exact" | "description_regex" | "amount_sign";
-            /** @example ^(SQ \*)?BLUE BOTTLE */
+            /**
+             * @description What it matches, read by `match_kind`.
+             * @example ^(SQ \*)?BLUE BOTTLE
+             */
             match_value: string;
-            /** @example Meals */
+            /**
+             * @description The category it decides.
+             * @example Meals
+             */
             category: string;
             /**
              * @description Lower decides first.
@@ -1735,7 +1781,10 @@ export interface components {
             mode: "interactive" | "batched" | null;
         };
         RollingPnl: {
-            /** @example 2026-11-20 */
+            /**
+             * @description The day the windows end on (America/Chicago).
+             * @example 2026-11-20
+             */
             as_of: string;
             /**
              * @description The paper-verified lineage cannot be read from this face; no section number depends on it.
@@ -1747,6 +1796,7 @@ export interface components {
              * @example tenant taxonomy (category -> header)
              */
             lists_source: string;
+            /** @description The 7- and 30-day windows ending on as_of. */
             windows: {
                 "7d": components["schemas"]["PnlWindow"];
                 "30d": components["schemas"]["PnlWindow"];
@@ -1763,9 +1813,15 @@ export interface components {
              * @example 2026-11-20
              */
             to: string;
-            /** @example 2026-11-07 */
+            /**
+             * @description First day of the prior period.
+             * @example 2026-11-07
+             */
             prior_from: string;
-            /** @example 2026-11-13 */
+            /**
+             * @description Last day of the prior period.
+             * @example 2026-11-13
+             */
             prior_to: string;
             /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
             sections: {
@@ -1793,10 +1849,14 @@ export interface components {
              * @example false
              */
             derived: boolean;
+            /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
             lines: components["schemas"]["PnlLine"][];
         };
         PnlLine: {
-            /** @example Sales */
+            /**
+             * @description The category line.
+             * @example Sales
+             */
             category: string;
             /**
              * @description The category's number in the current period, positive in the section's natural direction.
@@ -1815,12 +1875,26 @@ export interface components {
             sign: 1 | -1;
             /** @description Every booked transaction that contributed. */
             transactions: {
-                /** @enum {string} */
+                /**
+                 * @description The transaction's side.
+                 * @example A
+                 * @enum {string}
+                 */
                 side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
                 src_id: number;
-                /** @example 2026-11-18 */
+                /**
+                 * @description Its date.
+                 * @example 2026-11-18
+                 */
                 posted_on: string;
-                /** @example STRIPE PAYOUT */
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example STRIPE PAYOUT
+                 */
                 description: string;
                 /**
                  * @description Signed from the business's side: positive = money in.
@@ -1835,8 +1909,12 @@ export interface components {
             }[];
         };
         ParityVerdict: {
+            /** @description The day's verdict as filed. */
             verdict: {
-                /** @example 2026-11-20 */
+                /**
+                 * @description The day the verdict is for.
+                 * @example 2026-11-20
+                 */
                 as_of: string;
                 /**
                  * @description 1 for the day's first verdict; each repeat for the same day is the next.
@@ -1857,26 +1935,75 @@ export interface components {
                 deltas: {
                     [key: string]: number;
                 };
+                /** @description Every delta's explaining transactions, sorted (window, date, side, id, kind). */
                 localisations: {
-                    /** @enum {string} */
+                    /**
+                     * @description Why the transaction explains a delta (the matching rule is in the project's docs).
+                     * @example RECATEGORIZED
+                     * @enum {string}
+                     */
                     kind: "RECATEGORIZED" | "AMOUNT_DIFF" | "WINDOW_EDGE" | "MISSING_ON_LOCAL" | "MISSING_ON_ORACLE";
-                    /** @enum {string} */
+                    /**
+                     * @description The window it was found in.
+                     * @example 7d
+                     * @enum {string}
+                     */
                     window: "7d" | "30d";
-                    /** @enum {string} */
+                    /**
+                     * @description The transaction's side.
+                     * @example A
+                     * @enum {string}
+                     */
                     side: "A" | "B";
+                    /**
+                     * @description Its id on that side (the oracle's own id when only the oracle has it).
+                     * @example 42
+                     */
                     src_id: number;
+                    /**
+                     * @description Its date.
+                     * @example 2026-11-18
+                     */
                     posted_on: string;
+                    /**
+                     * @description Its description.
+                     * @example STRIPE PAYOUT
+                     */
                     description: string;
                     /** @description How that side has the transaction; null where it is missing. */
                     local: {
+                        /**
+                         * @description The section it counts in on that side.
+                         * @example revenue
+                         */
                         section: string;
+                        /**
+                         * @description Its category on that side.
+                         * @example Sales
+                         */
                         category: string;
+                        /**
+                         * @description Its amount on that side.
+                         * @example 82000
+                         */
                         amount_cents: number;
                     } | null;
                     /** @description How that side has the transaction; null where it is missing. */
                     oracle: {
+                        /**
+                         * @description The section it counts in on that side.
+                         * @example revenue
+                         */
                         section: string;
+                        /**
+                         * @description Its category on that side.
+                         * @example Sales
+                         */
                         category: string;
+                        /**
+                         * @description Its amount on that side.
+                         * @example 82000
+                         */
                         amount_cents: number;
                     } | null;
                 }[];
@@ -1890,8 +2017,11 @@ export interface components {
              * @example 2026-11-20
              */
             as_of?: string;
+            /** @description As the oracle states it; not compared. */
             lineage_basis?: string;
+            /** @description As the oracle states it; not compared. */
             lists_source?: string;
+            /** @description The oracle's 7- and 30-day windows, section to category to transaction. */
             windows: {
                 "7d": components["schemas"]["PnlWindow"];
                 "30d": components["schemas"]["PnlWindow"];
@@ -1931,9 +2061,13 @@ export interface components {
              *     }
              */
             row_counts: {
+                /** @description Data rows in transactions.csv. */
                 "transactions.csv": number;
+                /** @description Data rows in accounts.csv. */
                 "accounts.csv": number;
+                /** @description Data rows in accounting-bank.csv. */
                 "accounting-bank.csv": number;
+                /** @description Data rows in accounting.iif. */
                 "accounting.iif": number;
             };
             /**
@@ -1946,9 +2080,13 @@ export interface components {
              *     }
              */
             urls: {
+                /** @description Where transactions.csv is downloaded. */
                 "transactions.csv": string;
+                /** @description Where accounts.csv is downloaded. */
                 "accounts.csv": string;
+                /** @description Where accounting-bank.csv is downloaded. */
                 "accounting-bank.csv": string;
+                /** @description Where accounting.iif is downloaded. */
                 "accounting.iif": string;
             };
         };
@@ -2028,6 +2166,7 @@ export interface components {
             destination_id?: number;
         };
         Messages: {
+            /** @description Inbound texts and released replies, newest first; drafts are never listed. */
             messages: components["schemas"]["Message"][];
             /**
              * @description The number of messages in this response (not a lifetime total).
@@ -2211,18 +2350,50 @@ export interface components {
             }[];
             /** @description The owner add-back list: booked lines under `draw` categories, oldest first. */
             pocket_flagged: {
-                /** @enum {string} */
+                /**
+                 * @description The line's side (lines in books are side A).
+                 * @example A
+                 * @enum {string}
+                 */
                 side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
                 src_id: number;
+                /**
+                 * @description Its date.
+                 * @example 2026-11-02
+                 */
                 posted_on: string;
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example ATM WITHDRAWAL
+                 */
                 description: string;
+                /**
+                 * @description Signed from the business's side: positive = money in.
+                 * @example -20000
+                 */
                 amount_cents: number;
+                /**
+                 * @description Its draw category.
+                 * @example Owner draw
+                 */
                 category: string;
             }[];
             /** @description The provider's verbatim records of the flagged lines. */
             receipts: {
-                /** @enum {string} */
+                /**
+                 * @description The flagged line's side.
+                 * @example A
+                 * @enum {string}
+                 */
                 side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
                 src_id: number;
                 /** @description The provider's record, verbatim. */
                 raw?: unknown;
@@ -3836,47 +4007,112 @@ export interface operations {
                     oracle: components["schemas"]["OracleReport"];
                     /** @description An assertion of the books' own report; its twelve `current` numbers must agree with the books, or nothing is filed (409). */
                     local?: {
+                        /** @description The twelve numbers, by window. */
                         windows: {
+                            /** @description The 7-day window. */
                             "7d": {
+                                /** @description The six sections' `current` numbers. */
                                 sections: {
+                                    /** @description The revenue section. */
                                     revenue: {
+                                        /**
+                                         * @description The books' revenue for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The cogs section. */
                                     cogs: {
+                                        /**
+                                         * @description The books' cogs for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The gross margin section. */
                                     gross_margin: {
+                                        /**
+                                         * @description The books' gross margin for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The business expenses section. */
                                     biz_expenses: {
+                                        /**
+                                         * @description The books' business expenses for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The net income section. */
                                     net_income: {
+                                        /**
+                                         * @description The books' net income for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The owner's draw section. */
                                     owners_draw: {
+                                        /**
+                                         * @description The books' owner's draw for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
                                 };
                             };
+                            /** @description The 30-day window. */
                             "30d": {
+                                /** @description The six sections' `current` numbers. */
                                 sections: {
+                                    /** @description The revenue section. */
                                     revenue: {
+                                        /**
+                                         * @description The books' revenue for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The cogs section. */
                                     cogs: {
+                                        /**
+                                         * @description The books' cogs for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The gross margin section. */
                                     gross_margin: {
+                                        /**
+                                         * @description The books' gross margin for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The business expenses section. */
                                     biz_expenses: {
+                                        /**
+                                         * @description The books' business expenses for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The net income section. */
                                     net_income: {
+                                        /**
+                                         * @description The books' net income for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
+                                    /** @description The owner's draw section. */
                                     owners_draw: {
+                                        /**
+                                         * @description The books' owner's draw for the current period, as you assert it.
+                                         * @example 250000
+                                         */
                                         current: number;
                                     };
                                 };

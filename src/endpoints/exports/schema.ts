@@ -18,8 +18,13 @@ export const exportFileParams = exportIdParams.extend({
   file: z.enum(EXPORT_FILES).openapi({ param: { name: "file", in: "path" }, description: "One of the bundle's four files.", example: "transactions.csv" }),
 });
 
-const fileMap = <T extends z.ZodType>(value: T) =>
-  z.object({ "transactions.csv": value, "accounts.csv": value, "accounting-bank.csv": value, "accounting.iif": value });
+const fileMap = <T extends z.ZodType>(value: (file: string) => T) =>
+  z.object({
+    "transactions.csv": value("transactions.csv"),
+    "accounts.csv": value("accounts.csv"),
+    "accounting-bank.csv": value("accounting-bank.csv"),
+    "accounting.iif": value("accounting.iif"),
+  });
 
 const destinationsSchema = z.enum(["known", "unreadable"]).openapi({
   description:
@@ -35,12 +40,12 @@ export const bundleReceipt = z
     export_id: z.number().int().openapi({ description: "The export's id.", example: 12 }),
     created_at: createdAt,
     destinations: destinationsSchema,
-    row_counts: fileMap(z.number().int()).openapi({
+    row_counts: fileMap((file) => z.number().int().openapi({ description: `Data rows in ${file}.` })).openapi({
       description:
         "Data rows per file, headers excluded: booked lines in transactions.csv and accounting-bank.csv, transactions (a TRNS/SPL/ENDTRNS block each) in accounting.iif, sub-accounts in accounts.csv.",
       example: { "transactions.csv": 120, "accounts.csv": 2, "accounting-bank.csv": 120, "accounting.iif": 120 },
     }),
-    urls: fileMap(z.string()).openapi({
+    urls: fileMap((file) => z.string().openapi({ description: `Where ${file} is downloaded.` })).openapi({
       description: "Where each file is downloaded (authenticated GETs). The files read the same later: they are the books as of the export.",
       example: {
         "transactions.csv": "https://ledger.example/api/v1/exports/12/transactions.csv",

@@ -79,17 +79,23 @@ export const auditorViewResponse = z
     pocket_flagged: z
       .array(
         z.object({
-          side: z.enum(["A", "B"]),
-          src_id: z.number().int(),
-          posted_on: z.string(),
-          description: z.string(),
-          amount_cents: z.number().int(),
-          category: z.string(),
+          side: z.enum(["A", "B"]).openapi({ description: "The line's side (lines in books are side A).", example: "A" }),
+          src_id: z.number().int().openapi({ description: "Its id on that side.", example: 42 }),
+          posted_on: z.string().openapi({ description: "Its date.", example: "2026-11-02" }),
+          description: z.string().openapi({ description: "Its description as the bank printed it.", example: "ATM WITHDRAWAL" }),
+          amount_cents: z.number().int().openapi({ description: "Signed from the business's side: positive = money in.", example: -20000 }),
+          category: z.string().openapi({ description: "Its draw category.", example: "Owner draw" }),
         }),
       )
       .openapi({ description: "The owner add-back list: booked lines under `draw` categories, oldest first." }),
     receipts: z
-      .array(z.object({ side: z.enum(["A", "B"]), src_id: z.number().int(), raw: z.unknown().openapi({ description: "The provider's record, verbatim." }) }))
+      .array(
+        z.object({
+          side: z.enum(["A", "B"]).openapi({ description: "The flagged line's side.", example: "A" }),
+          src_id: z.number().int().openapi({ description: "Its id on that side.", example: 42 }),
+          raw: z.unknown().openapi({ description: "The provider's record, verbatim." }),
+        }),
+      )
       .openapi({ description: "The provider's verbatim records of the flagged lines." }),
   })
   .openapi("AuditorView");

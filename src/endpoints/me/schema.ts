@@ -44,7 +44,11 @@ export const visibilityResponse = z
       example: "2026-01-01",
     }),
     oldest_visible_row: z
-      .object({ side: z.enum(["A", "B"]), src_id: z.number().int(), posted_on: z.string() })
+      .object({
+        side: z.enum(["A", "B"]).openapi({ description: "The row's side.", example: "A" }),
+        src_id: z.number().int().openapi({ description: "Its id on that side.", example: 3 }),
+        posted_on: z.string().openapi({ description: "Its date: the earliest the face serves.", example: "2026-09-01" }),
+      })
       .nullable()
       .openapi({ description: "The oldest row served; null when none is." }),
     vault_rows: z.number().int().openapi({ description: "Every row held. Nothing is deleted to shrink a view.", example: 140 }),

@@ -19,7 +19,7 @@ export const messagesResponse = z
           created_at: z.string().openapi({ description: "When it arrived or was drafted.", example: "2026-11-22T15:00:00.000Z" }),
         })
         .openapi("Message"),
-    ),
+    ).openapi({ description: "Inbound texts and released replies, newest first; drafts are never listed." }),
     count: z.number().int().openapi({ description: "The number of messages in this response (not a lifetime total).", example: 1 }),
   })
   .openapi("Messages");

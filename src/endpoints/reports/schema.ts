@@ -12,17 +12,17 @@ export const pnlQuery = z.object({
 });
 
 export const pnlTransactionSchema = z.object({
-  side: z.enum(["A", "B"]),
-  src_id: z.number().int(),
-  posted_on: z.string().openapi({ example: "2026-11-18" }),
-  description: z.string().openapi({ example: "STRIPE PAYOUT" }),
+  side: z.enum(["A", "B"]).openapi({ description: "The transaction's side.", example: "A" }),
+  src_id: z.number().int().openapi({ description: "Its id on that side.", example: 42 }),
+  posted_on: z.string().openapi({ description: "Its date.", example: "2026-11-18" }),
+  description: z.string().openapi({ description: "Its description as the bank printed it.", example: "STRIPE PAYOUT" }),
   amount_cents: cents("Signed from the business's side: positive = money in.", 82000),
   period: z.enum(["current", "prior"]).openapi({ description: "Which half of the window it falls in." }),
 });
 
 export const pnlLineSchema = z
   .object({
-    category: z.string().openapi({ example: "Sales" }),
+    category: z.string().openapi({ description: "The category line.", example: "Sales" }),
     current: cents("The category's number in the current period, positive in the section's natural direction.", 82000),
     prior: cents("The same over the prior period.", 61000),
     sign: z.union([z.literal(1), z.literal(-1)]).openapi({ description: "+1, or -1 for a component a derived section subtracts.", example: 1 }),
@@ -35,7 +35,7 @@ export const pnlSectionSchema = z
     current: cents("The section's number for the current period.", 82000),
     prior: cents("The same for the prior period.", 61000),
     derived: z.boolean().openapi({ description: "True for gross_margin and net_income, which re-carry their components' lines.", example: false }),
-    lines: z.array(pnlLineSchema),
+    lines: z.array(pnlLineSchema).openapi({ description: "The section's category lines, by category; a derived section re-carries its components' lines." }),
   })
   .openapi("PnlSection");
 
@@ -54,18 +54,18 @@ export const pnlWindowSchema = z
   .object({
     from: z.string().openapi({ description: "First day of the current period.", example: "2026-11-14" }),
     to: z.string().openapi({ description: "Last day: as_of.", example: "2026-11-20" }),
-    prior_from: z.string().openapi({ example: "2026-11-07" }),
-    prior_to: z.string().openapi({ example: "2026-11-13" }),
+    prior_from: z.string().openapi({ description: "First day of the prior period.", example: "2026-11-07" }),
+    prior_to: z.string().openapi({ description: "Last day of the prior period.", example: "2026-11-13" }),
     sections,
   })
   .openapi("PnlWindow");
 
 export const pnlReportSchema = z
   .object({
-    as_of: z.string().openapi({ example: "2026-11-20" }),
+    as_of: z.string().openapi({ description: "The day the windows end on (America/Chicago).", example: "2026-11-20" }),
     lineage_basis: z.literal("unreadable").openapi({ description: "The paper-verified lineage cannot be read from this face; no section number depends on it." }),
     lists_source: z.string().openapi({ description: "Which category lists classified the rows.", example: "tenant taxonomy (category -> header)" }),
-    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }),
+    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }).openapi({ description: "The 7- and 30-day windows ending on as_of." }),
   })
   .openapi("RollingPnl");
 
@@ -73,59 +73,75 @@ export const pnlReportSchema = z
 export const oracleReportSchema = z
   .object({
     as_of: isoDateSchema.optional().openapi({ description: "The day the oracle's windows end on.", example: "2026-11-20" }),
-    lineage_basis: z.string().optional(),
-    lists_source: z.string().optional(),
-    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }),
+    lineage_basis: z.string().optional().openapi({ description: "As the oracle states it; not compared." }),
+    lists_source: z.string().optional().openapi({ description: "As the oracle states it; not compared." }),
+    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }).openapi({ description: "The oracle's 7- and 30-day windows, section to category to transaction." }),
   })
   .openapi("OracleReport", {
     description: "Section to category to transaction, as get_pnl_rolling answers. A rendered card or raw workflow output is refused (400).",
   });
 
-const asserted = z.object({ current: z.number().int() });
-const assertedWindow = z.object({
-  sections: z.object({
-    revenue: asserted,
-    cogs: asserted,
-    gross_margin: asserted,
-    biz_expenses: asserted,
-    net_income: asserted,
-    owners_draw: asserted,
-  }),
-});
+const asserted = (section: string) =>
+  z
+    .object({ current: z.number().int().openapi({ description: `The books' ${section} for the current period, as you assert it.`, example: 250000 }) })
+    .openapi({ description: `The ${section} section.` });
+const assertedWindow = (window: string) =>
+  z
+    .object({
+      sections: z
+        .object({
+          revenue: asserted("revenue"),
+          cogs: asserted("cogs"),
+          gross_margin: asserted("gross margin"),
+          biz_expenses: asserted("business expenses"),
+          net_income: asserted("net income"),
+          owners_draw: asserted("owner's draw"),
+        })
+        .openapi({ description: "The six sections' `current` numbers." }),
+    })
+    .openapi({ description: `The ${window} window.` });
 
 export const parityBody = z.object({
   oracle: oracleReportSchema,
   local: z
-    .object({ windows: z.object({ "7d": assertedWindow, "30d": assertedWindow }) })
+    .object({ windows: z.object({ "7d": assertedWindow("7-day"), "30d": assertedWindow("30-day") }).openapi({ description: "The twelve numbers, by window." }) })
     .optional()
     .openapi({ description: "An assertion of the books' own report; its twelve `current` numbers must agree with the books, or nothing is filed (409)." }),
   as_of: isoDateSchema.optional().openapi({ description: "The day. Default: the oracle's own as_of, else today (America/Chicago).", example: "2026-11-20" }),
 });
 
 const seenSchema = z
-  .object({ section: z.string(), category: z.string(), amount_cents: z.number().int() })
+  .object({
+    section: z.string().openapi({ description: "The section it counts in on that side.", example: "revenue" }),
+    category: z.string().openapi({ description: "Its category on that side.", example: "Sales" }),
+    amount_cents: z.number().int().openapi({ description: "Its amount on that side.", example: 82000 }),
+  })
   .nullable()
   .openapi({ description: "How that side has the transaction; null where it is missing." });
 
 export const verdictResponse = z
   .object({
     verdict: z.object({
-      as_of: z.string().openapi({ example: "2026-11-20" }),
+      as_of: z.string().openapi({ description: "The day the verdict is for.", example: "2026-11-20" }),
       revision: z.number().int().openapi({ description: "1 for the day's first verdict; each repeat for the same day is the next.", example: 1 }),
       coefficient: z.number().openapi({ description: "Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.", example: 0.0125 }),
       deltas: z.record(z.string(), z.number().int()).openapi({ description: "Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.", example: { "7d.revenue": 2500 } }),
-      localisations: z.array(
-        z.object({
-          kind: z.enum(["RECATEGORIZED", "AMOUNT_DIFF", "WINDOW_EDGE", "MISSING_ON_LOCAL", "MISSING_ON_ORACLE"]),
-          window: z.enum(["7d", "30d"]),
-          side: z.enum(["A", "B"]),
-          src_id: z.number().int(),
-          posted_on: z.string(),
-          description: z.string(),
-          local: seenSchema,
-          oracle: seenSchema,
-        }),
-      ),
-    }),
+      localisations: z
+        .array(
+          z.object({
+            kind: z
+              .enum(["RECATEGORIZED", "AMOUNT_DIFF", "WINDOW_EDGE", "MISSING_ON_LOCAL", "MISSING_ON_ORACLE"])
+              .openapi({ description: "Why the transaction explains a delta (the matching rule is in the project's docs).", example: "RECATEGORIZED" }),
+            window: z.enum(["7d", "30d"]).openapi({ description: "The window it was found in.", example: "7d" }),
+            side: z.enum(["A", "B"]).openapi({ description: "The transaction's side.", example: "A" }),
+            src_id: z.number().int().openapi({ description: "Its id on that side (the oracle's own id when only the oracle has it).", example: 42 }),
+            posted_on: z.string().openapi({ description: "Its date.", example: "2026-11-18" }),
+            description: z.string().openapi({ description: "Its description.", example: "STRIPE PAYOUT" }),
+            local: seenSchema,
+            oracle: seenSchema,
+          }),
+        )
+        .openapi({ description: "Every delta's explaining transactions, sorted (window, date, side, id, kind)." }),
+    }).openapi({ description: "The day's verdict as filed." }),
   })
   .openapi("ParityVerdict");

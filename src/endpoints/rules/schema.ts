@@ -36,11 +36,11 @@ export const ruleInputSchema = withRuleChecks(z.object(ruleFields)).openapi("Rul
 
 export const ruleSchema = z
   .object({
-    rule_key: z.string().openapi({ example: "coffee-shops" }),
+    rule_key: z.string().openapi({ description: "The caller's name for the rule.", example: "coffee-shops" }),
     revision: z.number().int().openapi({ description: "1 for the first revision of a key; each change appends the next.", example: 2 }),
     match_kind: matchKindSchema,
-    match_value: z.string().openapi({ example: "^(SQ \\*)?BLUE BOTTLE" }),
-    category: z.string().openapi({ example: "Meals" }),
+    match_value: z.string().openapi({ description: "What it matches, read by `match_kind`.", example: "^(SQ \\*)?BLUE BOTTLE" }),
+    category: z.string().openapi({ description: "The category it decides.", example: "Meals" }),
     priority: z.number().int().openapi({ description: "Lower decides first.", example: 100 }),
     retired: z.boolean().openapi({ description: "True on a retiring revision: listed, decides nothing.", example: false }),
     born_from_a_id: z.number().int().nullable().openapi({ description: "The exception an adjudication minted this rule from; null otherwise.", example: null }),

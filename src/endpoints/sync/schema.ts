@@ -18,14 +18,15 @@ export const syncHistoryQuery = z.object({ limit: cappedInt("How many runs.", 50
 
 export const syncHistoryResponse = z
   .object({
-    runs: z.array(
+    runs: z
+      .array(
       z.object({
-        run_id: z.number().int().openapi({ example: 12 }),
+        run_id: z.number().int().openapi({ description: "The run's id.", example: 12 }),
         request_id: z.number().int().openapi({ description: "The sync request the run served.", example: 7 }),
         attempt: z.number().int().openapi({ description: "1 for the first delivery; higher for retries.", example: 1 }),
-        started_at: z.string().openapi({ example: "2026-11-22T15:04:06.000Z" }),
-        finished_at: z.string().openapi({ example: "2026-11-22T15:04:07.000Z" }),
-        status: z.enum(["ok", "failed"]).openapi({ example: "ok" }),
+        started_at: z.string().openapi({ description: "When the watcher started the attempt.", example: "2026-11-22T15:04:06.000Z" }),
+        finished_at: z.string().openapi({ description: "When the attempt ended.", example: "2026-11-22T15:04:07.000Z" }),
+        status: z.enum(["ok", "failed"]).openapi({ description: "`ok`: every page was applied; `failed`: see `error`.", example: "ok" }),
         final: z.boolean().openapi({ description: "False when the queue will try the request again.", example: true }),
         error: z.string().nullable().openapi({ description: "Why a failed run failed.", example: null }),
         pages: z.number().int().openapi({ description: "Pages of the feed pulled.", example: 2 }),
@@ -34,6 +35,7 @@ export const syncHistoryResponse = z
         removed: z.number().int().openapi({ description: "Lines the bank retracted.", example: 1 }),
         duplicates: z.number().int().openapi({ description: "Duplicate arrivals archived on side B.", example: 0 }),
       }),
-    ),
+      )
+      .openapi({ description: "Runs, newest first; a retried request has one run per attempt." }),
   })
   .openapi("SyncHistory");
