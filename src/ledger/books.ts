@@ -1,13 +1,15 @@
 /**
  * The reads of the books. Every query goes through relation C (`c_rows`) and the
- * face, so every number is computed over the rows the caller is served.
+ * face, so every number is computed over the rows the caller is served. Counts and
+ * totals come from the running figures (`c_totals`) wherever no filter narrows them,
+ * so they cost the same at 100,000 lines as at 100.
  */
 import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { addDays } from "../clock";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { isQueueLabel } from "./queue-label";
-import { aLines, bLines, cRows, feedAccounts, lineEvents } from "./schema";
+import { aLines, bLines, cRows, cTotals, feedAccounts, lineEvents } from "./schema";
 
 export const UNCATEGORISED = "uncategorised";
 
@@ -70,9 +72,73 @@ export function onFace(face: Face): SQL | undefined {
   return face.effectiveFrom === null ? undefined : gte(cRows.postedOn, face.effectiveFrom);
 }
 
+/** The running figures of one account, state and category (null = the queue) on a face. */
+interface Figure {
+  accountId: string;
+  state: Row["state"];
+  category: string | null;
+  lines: number;
+  amountCents: number;
+}
+
+/**
+ * The running figures of the rows a face serves. With no floor they are `c_totals` as
+ * kept. The free tier's floor is two days back, so its few rows are summed directly; a
+ * paid tenant's floor (its sign-up) has the rows before it subtracted, which stop
+ * growing once the history is pulled.
+ */
+export function faceFigures(db: LedgerHandle, face: Face): Figure[] {
+  const kept = sql`SELECT ${cTotals.accountId} AS account_id, ${cTotals.state} AS state, ${cTotals.queued} AS queued, ${cTotals.category} AS category,
+    ${cTotals.lines} AS lines, ${cTotals.amountCents} AS amount_cents FROM ${cTotals}`;
+  const summed = (range: SQL, sign: number) => sql`SELECT ${cRows.accountId} AS account_id, ${cRows.state} AS state, ${cRows.category} IS NULL AS queued,
+    coalesce(${cRows.category}, '') AS category, ${sign} * count(*) AS lines, ${sign} * sum(${cRows.amountCents}) AS amount_cents
+    FROM ${cRows} WHERE ${range} GROUP BY 1, 2, 3, 4`;
+  const source =
+    face.effectiveFrom === null
+      ? kept
+      : face.tier === "free"
+        ? summed(gte(cRows.postedOn, face.effectiveFrom), 1)
+        : sql`${kept} UNION ALL ${summed(sql`${cRows.postedOn} < ${face.effectiveFrom}`, -1)}`;
+  return db
+    .all<{ account_id: string; state: Row["state"]; queued: number; category: string; lines: number; amount_cents: number }>(
+      sql`SELECT account_id, state, queued, category, sum(lines) AS lines, sum(amount_cents) AS amount_cents
+        FROM (${source}) GROUP BY 1, 2, 3, 4 HAVING sum(lines) <> 0 ORDER BY 1, 2, 3, 4`,
+    )
+    .map((f) => ({ accountId: f.account_id, state: f.state, category: f.queued ? null : f.category, lines: f.lines, amountCents: f.amount_cents }));
+}
+
+const sumOf = (figures: Figure[], pick: (f: Figure) => number) => figures.reduce((total, f) => total + pick(f), 0);
+const linesIn = (figures: Figure[], state?: Row["state"]) => sumOf(state ? figures.filter((f) => f.state === state) : figures, (f) => f.lines);
+const bookedCentsIn = (figures: Figure[]) => sumOf(figures.filter((f) => f.state === "in books"), (f) => f.amountCents);
+
+/** Booked figures per category (null = the queue), most money first (by absolute total), ties by label as SQLite orders text. */
+function byCategory(figures: Figure[]): { category: string | null; totalCents: number; lines: number }[] {
+  const totals = new Map<string | null, { category: string | null; totalCents: number; lines: number }>();
+  for (const f of figures) {
+    if (f.state !== "in books") continue;
+    const total = totals.get(f.category) ?? { category: f.category, totalCents: 0, lines: 0 };
+    total.totalCents += f.amountCents;
+    total.lines += f.lines;
+    totals.set(f.category, total);
+  }
+  return [...totals.values()].sort((x, y) => Math.abs(y.totalCents) - Math.abs(x.totalCents) || compareText(x.category, y.category));
+}
+
+/** SQLite's order for text: null first, then by UTF-8 bytes (which code point order matches). */
+function compareText(x: string | null, y: string | null): number {
+  if (x === y) return 0;
+  if (x === null) return -1;
+  if (y === null) return 1;
+  const [a, b] = [Array.from(x), Array.from(y)];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = a[i]!.codePointAt(0)! - b[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
 const inBooks = sql`${cRows.state} = 'in books'`;
 const bookedCents = sql<number>`coalesce(sum(case when ${inBooks} then ${cRows.amountCents} else 0 end), 0)`;
-const countWhere = (condition: SQL) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
 export interface RowFilter {
   from?: string;
@@ -82,18 +148,15 @@ export interface RowFilter {
 }
 
 export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
+  const category =
+    filter.cat === undefined ? undefined : isQueueLabel(filter.cat) ? isNull(cRows.category) : eq(cRows.category, filter.cat);
   const where = and(
     onFace(face),
     filter.from ? gte(cRows.postedOn, filter.from) : undefined,
     filter.to ? lte(cRows.postedOn, filter.to) : undefined,
-    filter.cat === undefined ? undefined : isQueueLabel(filter.cat) ? isNull(cRows.category) : eq(cRows.category, filter.cat),
+    category,
     filter.q ? sql`instr(lower(${cRows.description}), lower(${filter.q})) > 0` : undefined,
   );
-  const totals = db
-    .select({ total: sql<number>`count(*)`, totalCents: bookedCents })
-    .from(cRows)
-    .where(where)
-    .get()!;
   const rows = db
     .select(rowColumns)
     .from(cRows)
@@ -102,7 +165,20 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
     .limit(perPage)
     .offset((page - 1) * perPage)
     .all();
-  return { rows: rows.map(toRow), total: totals.total, total_cents: totals.totalCents };
+  return { rows: rows.map(toRow), ...matchedTotals(db, face, filter, where) };
+}
+
+/** How many rows a filter matches and their booked total: from the running figures unless dates or words narrow it. */
+function matchedTotals(db: LedgerDb, face: Face, filter: RowFilter, where: SQL | undefined) {
+  if (filter.from || filter.to || filter.q) {
+    const totals = db.select({ total: sql<number>`count(*)`, totalCents: bookedCents }).from(cRows).where(where).get()!;
+    return { total: totals.total, total_cents: totals.totalCents };
+  }
+  const queue = filter.cat !== undefined && isQueueLabel(filter.cat);
+  const figures = faceFigures(db, face).filter(
+    (f) => filter.cat === undefined || (queue ? f.category === null : f.category === filter.cat),
+  );
+  return { total: linesIn(figures), total_cents: bookedCentsIn(figures) };
 }
 
 export function findRow(db: LedgerHandle, face: Face, side: Side, srcId: number): Row | undefined {
@@ -166,42 +242,23 @@ export interface CategoryTotal {
 }
 
 export function booksSummary(db: LedgerDb, face: Face) {
-  const where = onFace(face);
-  const counts = db
-    .select({
-      lines: sql<number>`count(*)`,
-      booked: countWhere(inBooks),
-      archived: countWhere(sql`${cRows.state} = 'archived'`),
-      pending: countWhere(sql`${cRows.state} = 'pending'`),
-      superseded: countWhere(sql`${cRows.state} = 'superseded'`),
-      retracted: countWhere(sql`${cRows.state} = 'retracted'`),
-      totalCents: bookedCents,
-    })
-    .from(cRows)
-    .where(where)
-    .get()!;
-  const byCategory = db
-    .select({ category: cRows.category, totalCents: sql<number>`sum(${cRows.amountCents})`, lines: sql<number>`count(*)` })
-    .from(cRows)
-    .where(and(where, inBooks))
-    .groupBy(cRows.category)
-    .orderBy(sql`abs(sum(${cRows.amountCents})) desc`, asc(cRows.category))
-    .all();
+  const figures = faceFigures(db, face);
+  const lines = linesIn(figures);
   return {
-    lines: counts.lines,
-    booked: counts.booked,
-    archived: counts.archived,
-    pending: counts.pending,
-    superseded: counts.superseded,
-    retracted: counts.retracted,
-    total_cents: counts.totalCents,
-    by_category: byCategory.map((c): CategoryTotal => ({
+    lines,
+    booked: linesIn(figures, "in books"),
+    archived: linesIn(figures, "archived"),
+    pending: linesIn(figures, "pending"),
+    superseded: linesIn(figures, "superseded"),
+    retracted: linesIn(figures, "retracted"),
+    total_cents: bookedCentsIn(figures),
+    by_category: byCategory(figures).map((c): CategoryTotal => ({
       category: c.category ?? UNCATEGORISED,
       total_cents: c.totalCents,
       lines: c.lines,
     })),
     vault_rows: vaultRows(db),
-    visible_rows: counts.lines,
+    visible_rows: lines,
   };
 }
 
@@ -210,33 +267,27 @@ export function newestLineId(db: LedgerHandle): number {
   return db.select({ id: sql<number | null>`max(${aLines.id})` }).from(aLines).get()?.id ?? 0;
 }
 
-export function vaultRows(db: LedgerDb): number {
-  const a = db.select({ n: sql<number>`count(*)` }).from(aLines).get()!.n;
-  const b = db.select({ n: sql<number>`count(*)` }).from(bLines).get()!.n;
-  return a + b;
+/** Every row of the vault, side A and side B, whatever the face: relation C has one row per line. */
+export function vaultRows(db: LedgerHandle): number {
+  return db.select({ n: sql<number>`coalesce(sum(${cTotals.lines}), 0)` }).from(cTotals).get()!.n;
 }
 
 export function listAccounts(db: LedgerDb, face: Face) {
-  const perAccount = db
-    .select({
-      accountId: cRows.accountId,
-      lines: sql<number>`count(*)`,
-      booked: countWhere(inBooks),
-      pending: countWhere(sql`${cRows.state} = 'pending'`),
-      bookedCents,
-    })
-    .from(cRows)
-    .where(onFace(face))
-    .groupBy(cRows.accountId)
-    .orderBy(asc(cRows.accountId))
-    .all();
-  return perAccount.map((a) => ({
-    ...describeAccount(db, a.accountId),
-    lines: a.lines,
-    booked: a.booked,
-    pending: a.pending,
-    booked_cents: a.bookedCents,
-  }));
+  const perAccount = new Map<string, Figure[]>();
+  for (const f of faceFigures(db, face)) {
+    const figures = perAccount.get(f.accountId) ?? [];
+    figures.push(f);
+    perAccount.set(f.accountId, figures);
+  }
+  return [...perAccount.entries()]
+    .sort(([x], [y]) => compareText(x, y))
+    .map(([accountId, figures]) => ({
+      ...describeAccount(db, accountId),
+      lines: linesIn(figures),
+      booked: linesIn(figures, "in books"),
+      pending: linesIn(figures, "pending"),
+      booked_cents: bookedCentsIn(figures),
+    }));
 }
 
 /** The account's newest record from the feed (as delivered by record `upToSeq`, when given). */
@@ -263,14 +314,18 @@ export function describeAccount(db: LedgerHandle, accountId: string, upToSeq?: n
 }
 
 export function visibility(db: LedgerDb, face: Face) {
-  const oldest = db
-    .select({ side: cRows.side, srcId: cRows.srcId, postedOn: cRows.postedOn })
-    .from(cRows)
-    .where(onFace(face))
-    .orderBy(asc(cRows.postedOn), asc(cRows.side), asc(cRows.srcId))
-    .limit(1)
-    .get();
-  const visibleRows = db.select({ n: sql<number>`count(*)` }).from(cRows).where(onFace(face)).get()!.n;
+  // The oldest date through the order index, then the first row on it.
+  const oldestDate = db.select({ postedOn: sql<string | null>`min(${cRows.postedOn})` }).from(cRows).where(onFace(face)).get()?.postedOn ?? null;
+  const oldest =
+    oldestDate === null
+      ? undefined
+      : db
+          .select({ side: cRows.side, srcId: cRows.srcId, postedOn: cRows.postedOn })
+          .from(cRows)
+          .where(eq(cRows.postedOn, oldestDate))
+          .orderBy(asc(cRows.side), asc(cRows.srcId))
+          .limit(1)
+          .get();
   return {
     visible_from: face.visibleFrom,
     tier: face.tier,
@@ -278,7 +333,7 @@ export function visibility(db: LedgerDb, face: Face) {
     effective_from: face.effectiveFrom,
     oldest_visible_row: oldest ? { side: oldest.side, src_id: oldest.srcId, posted_on: oldest.postedOn } : null,
     vault_rows: vaultRows(db),
-    visible_rows: visibleRows,
+    visible_rows: linesIn(faceFigures(db, face)),
   };
 }
 
@@ -315,12 +370,7 @@ export function volume(db: LedgerDb, face: Face, days: number) {
  * total and line count, most money first (by absolute total), ties by label.
  */
 export function listCategoryTotals(db: LedgerDb, face: Face): CategoryTotal[] {
-  return db
-    .select({ category: cRows.category, totalCents: sql<number>`sum(${cRows.amountCents})`, lines: sql<number>`count(*)` })
-    .from(cRows)
-    .where(and(onFace(face), inBooks, isNotNull(cRows.category)))
-    .groupBy(cRows.category)
-    .orderBy(sql`abs(sum(${cRows.amountCents})) desc`, asc(cRows.category))
-    .all()
+  return byCategory(faceFigures(db, face))
+    .filter((c) => c.category !== null)
     .map((c) => ({ category: c.category!, total_cents: c.totalCents, lines: c.lines }));
 }

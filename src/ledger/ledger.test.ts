@@ -19,7 +19,8 @@ import { recordTailAnswers } from "./tail";
 import { recordPush } from "./export/pushes";
 import { claimRelease, draftReply } from "./messages";
 import { openExport } from "./export/snapshot";
-import { APPEND_ONLY_TABLES } from "./schema";
+import { relationCDrift } from "./relation-c";
+import { APPEND_ONLY_TABLES, DERIVED_TABLES } from "./schema";
 import { connectBank, recordSyncRun, requestSync } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
 
@@ -88,19 +89,22 @@ describe("the append-only ledger", () => {
       }
       // The refusal is the database's: every row survives both attempts.
       expect(booksSummary(db, face)).toMatchObject({ lines: 3, archived: 1, superseded: 1 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0 });
+      // Relation C as kept is derived, so it changes, but no line ever leaves it.
+      expect(refusal(() => db.run(sql.raw("DELETE FROM c_rows")))).toContain("relation C: a line never leaves it");
     });
   });
 });
 
-describe("the list of append-only tables", () => {
-  it("names every table of the ledger", async () => {
+describe("the lists of append-only and derived tables", () => {
+  it("name every table of the ledger between them", async () => {
     await runInDurableObject(ledger("table-list"), (instance: TenantLedger) => {
       const tables = instance.db
         .all<{ name: string }>(
           sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != '__drizzle_migrations'`,
         )
         .map((t) => t.name);
-      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES].sort());
+      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES, ...DERIVED_TABLES].sort());
     });
   });
 });

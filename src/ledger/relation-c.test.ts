@@ -1,0 +1,129 @@
+/**
+ * Relation C as kept (`c_rows`, `c_totals`) against its definition (`c_rows_derived`):
+ * for any history of feed pages, judgements and rules, the kept copies equal the
+ * derivation, and every summary read from the running figures equals the same summary
+ * counted from the derivation, on every kind of face.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { FeedPage } from "../providers/bank/types";
+import { booksSummary, listAccounts, listCategoryTotals, listRows, UNCATEGORISED } from "./books";
+import type { LedgerDb } from "./db";
+import { faceFor, type Face } from "./face";
+import { applyFeedPage, currentCursor } from "./feed";
+import { recordHumanJudgement } from "./judgements";
+import { relationCDrift } from "./relation-c";
+import { createRule } from "./rules";
+import { connectBank } from "./sync";
+import type { TenantLedger } from "./tenant-ledger";
+
+const NOW = new Date("2026-11-22T12:00:00.000Z");
+const AT = NOW.toISOString();
+const FACES: Record<string, Face> = {
+  "no floor": faceFor({ tier: "paid", visibleFrom: null }, NOW),
+  "a paid floor": faceFor({ tier: "paid", visibleFrom: "2026-11-19" }, NOW),
+  "the free window": faceFor({ tier: "free", visibleFrom: null }, NOW),
+};
+
+const ids = fc.constantFrom("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7");
+const feedLine = fc.record({
+  transaction_id: ids,
+  account_id: fc.constantFrom("checking", "card"),
+  amount: fc.constantFrom(12.5, -40, 7, -3.25),
+  date: fc.constantFrom("2026-11-17", "2026-11-19", "2026-11-20", "2026-11-21"),
+  name: fc.constantFrom("COFFEE", "RENT", "STRIPE PAYOUT"),
+  pending: fc.boolean(),
+  pending_transaction_id: fc.option(ids, { nil: undefined }),
+});
+const step = fc.oneof(
+  fc.record({ kind: fc.constant("page" as const), added: fc.array(feedLine, { maxLength: 4 }), modified: fc.array(feedLine, { maxLength: 2 }), removed: fc.array(ids, { maxLength: 2 }) }),
+  fc.record({ kind: fc.constant("judge" as const), aId: fc.integer({ min: 1, max: 12 }), category: fc.constantFrom("Meals", "Rent", "uncategorized") }),
+  fc.record({ kind: fc.constant("rule" as const), key: fc.constantFrom("r1", "r2"), word: fc.constantFrom("COFFEE", "RENT"), category: fc.constantFrom("Meals", "Rent") }),
+);
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+function apply(db: LedgerDb, connection: number, s: Step, n: number): void {
+  if (s.kind === "page") {
+    const cursor = currentCursor(db, connection);
+    const page: FeedPage = {
+      cursorBefore: cursor,
+      nextCursor: `${cursor}.${n}`,
+      hasMore: false,
+      accounts: [],
+      added: s.added,
+      modified: s.modified,
+      removed: s.removed.map((transaction_id) => ({ transaction_id })),
+    };
+    applyFeedPage(db, connection, page, AT);
+  } else if (s.kind === "judge") {
+    recordHumanJudgement(db, s.aId, s.category, "human:drift", AT);
+  } else {
+    createRule(db, { rule_key: s.key, match_kind: "description_exact", match_value: s.word, category: s.category }, "human:drift", AT, null);
+  }
+}
+
+/** The summary counted row by row from the derivation, as the reads served it before figures were kept. */
+function countedSummary(db: LedgerDb, face: Face) {
+  const rows = db
+    .all<{ account_id: string; posted_on: string; category: string | null; state: string; amount_cents: number }>(
+      sql`SELECT account_id, posted_on, category, state, amount_cents FROM c_rows_derived`,
+    )
+    .filter((r) => face.effectiveFrom === null || r.posted_on >= face.effectiveFrom);
+  const booked = rows.filter((r) => r.state === "in books");
+  const perCategory = new Map<string, { total_cents: number; lines: number }>();
+  for (const r of booked) {
+    const c = perCategory.get(r.category ?? UNCATEGORISED) ?? { total_cents: 0, lines: 0 };
+    perCategory.set(r.category ?? UNCATEGORISED, { total_cents: c.total_cents + r.amount_cents, lines: c.lines + 1 });
+  }
+  const count = (state: string) => rows.filter((r) => r.state === state).length;
+  return {
+    lines: rows.length,
+    booked: booked.length,
+    archived: count("archived"),
+    pending: count("pending"),
+    superseded: count("superseded"),
+    retracted: count("retracted"),
+    total_cents: booked.reduce((t, r) => t + r.amount_cents, 0),
+    categories: Object.fromEntries(perCategory),
+    queue: rows.filter((r) => r.category === null).length,
+  };
+}
+
+describe("relation C as kept", () => {
+  it("equals its derivation after any history, and so does every summary on every face", async () => {
+    let tenant = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`relation-c-${tenant++}`));
+        await runInDurableObject(stub, (instance: TenantLedger) => {
+          const db = instance.db;
+          const connection = connectBank(db, "sandbox", "", AT);
+          steps.forEach((s, n) => apply(db, connection, s, n));
+          expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0 });
+          for (const [name, face] of Object.entries(FACES)) {
+            const counted = countedSummary(db, face);
+            const summary = booksSummary(db, face);
+            expect({ ...summary, by_category: undefined, vault_rows: undefined, visible_rows: undefined }, name).toEqual({
+              ...counted,
+              categories: undefined,
+              queue: undefined,
+              by_category: undefined,
+              vault_rows: undefined,
+              visible_rows: undefined,
+            });
+            expect(Object.fromEntries(summary.by_category.map((c) => [c.category, { total_cents: c.total_cents, lines: c.lines }])), name).toEqual(
+              counted.categories,
+            );
+            const { [UNCATEGORISED]: _queue, ...labelled } = counted.categories;
+            expect(listCategoryTotals(db, face).map((c) => c.category).sort(), name).toEqual(Object.keys(labelled).sort());
+            expect(listRows(db, face, { cat: UNCATEGORISED }, 1, 50).total, name).toBe(counted.queue);
+            expect(listAccounts(db, face).reduce((t, a) => t + a.lines, 0), name).toBe(counted.lines);
+          }
+        });
+      }),
+      { seed: 20261122, numRuns: 60 },
+    );
+  });
+});

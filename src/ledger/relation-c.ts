@@ -1,0 +1,34 @@
+/**
+ * Relation C is read from `c_rows` and its running figures from `c_totals`, both kept by
+ * triggers (migration 0013). Their definition is the `c_rows_derived` view; drift is
+ * how far the kept copies are from it, and must always be zero.
+ */
+import { sql } from "drizzle-orm";
+import type { LedgerHandle } from "./db";
+
+const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason";
+
+const DERIVED_TOTALS = `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines, sum(amount_cents) AS amount_cents
+  FROM c_rows_derived GROUP BY 1, 2, 3, 4`;
+const KEPT_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_totals WHERE lines <> 0";
+
+function differing(db: LedgerHandle, left: string, right: string): number {
+  const one = db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM (${left} EXCEPT ${right})`)).n;
+  const other = db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM (${right} EXCEPT ${left})`)).n;
+  return one + other;
+}
+
+export interface RelationCDrift {
+  /** Rows of `c_rows` that differ from the derivation, counted from both sides. */
+  rows: number;
+  /** Figures of `c_totals` that differ from the derivation's, counted from both sides. */
+  totals: number;
+}
+
+/** Compares the kept copies with their definition (a scan of the books: for tests and checks, not requests). */
+export function relationCDrift(db: LedgerHandle): RelationCDrift {
+  return {
+    rows: differing(db, `SELECT ${COLUMNS} FROM c_rows`, `SELECT ${COLUMNS} FROM c_rows_derived`),
+    totals: differing(db, KEPT_TOTALS, DERIVED_TOTALS),
+  };
+}
