@@ -30,7 +30,7 @@ export async function handleQueueBatch(batch: MessageBatch<QueueMessage>, env: E
 
 /**
  * Runs one request: every page of the feed (each applied, then decided by the rules and
- * the local model), then the tail. Throws when the queue should deliver it again.
+ * the local model, while the bank serves the next), then the tail. Throws when the queue should deliver it again.
  * `provider` and `tail` let tests put a faulty bank or a fake model in front.
  */
 export async function runSyncRequest(
@@ -64,10 +64,16 @@ export async function runSyncRequest(
   try {
     const bank = provider ?? bankFor(env, request.tenant, plan);
     let cursor = plan.cursor;
+    let next = bank.syncPage(cursor);
     for (;;) {
-      const page = await bank.syncPage(cursor);
+      const page = await next;
       if (page.hasMore && page.nextCursor === cursor) {
         throw new BankProviderError("the bank said it has more but did not move its cursor", false);
+      }
+      // The next page needs only this page's cursor: ask for it while this one is applied.
+      if (page.hasMore) {
+        next = bank.syncPage(page.nextCursor);
+        next.catch(() => undefined); // awaited on the next turn; a failure is not unhandled meanwhile
       }
       const outcome = await ledger.applyFeedPage(plan.connectionId, page);
       pages++;
