@@ -7,30 +7,18 @@
  *
  *   npm run bench:service           SIZES=1000,10000 npm run bench:service
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep, startLocalService } from "../scripts/local-service";
 import { generateLines, prng } from "./generator";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
 const PAGE_SIZE = 500; // the common aggregators' largest sync page
 const CLIENTS = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -39,29 +27,11 @@ function quantile(sorted: number[], q: number): number {
 let base = "";
 let group = 0;
 
-async function startService(): Promise<() => void> {
-  const port = await freePort();
-  const state = mkdtempSync(join(tmpdir(), "ledger-bench-"));
-  const log = openSync(join(tmpdir(), "ledger-bench-server.log"), "w");
-  const server = spawn(
-    process.execPath,
-    [join(ROOT, "scripts/start.mjs"), "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", state, "--var", `SANDBOX_BANK_PAGE_SIZE:${PAGE_SIZE}`],
-    { cwd: ROOT, detached: true, stdio: ["ignore", log, log], env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" } },
-  );
-  group = server.pid!;
-  base = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-group, "SIGKILL");
-    } catch {}
-    rmSync(state, { recursive: true, force: true });
-  };
-  process.on("exit", stop);
-  for (let i = 0; ; i++) {
-    if (await fetch(`${base}/api/v1`).then((r) => r.ok).catch(() => false)) return stop;
-    if (i > 400) throw new Error("the service did not start");
-    await sleep(250);
-  }
+async function startService(): Promise<() => Promise<void>> {
+  const service = await startLocalService({ log: join(tmpdir(), "ledger-bench-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: String(PAGE_SIZE) } });
+  base = service.baseUrl;
+  group = service.group;
+  return service.stop;
 }
 
 /** Resident memory (MiB) of the workerd processes in the server's process group. */
@@ -311,7 +281,7 @@ try {
   for (const size of SIZES) await benchSize(size);
   await benchManyTenants();
 } finally {
-  stop();
+  await stop();
 }
 
 const widths = [8, 44, 84, 10, 7];

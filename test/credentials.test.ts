@@ -7,18 +7,40 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { confirmGrant } from "../src/auth/grants";
 import { startSession } from "../src/auth/sessions";
-import { verifyToken } from "../src/auth/tokens";
+import { mintToken, revokeToken, verifyToken } from "../src/auth/tokens";
 import { endpoints } from "../src/endpoints/index";
-import { api, BASE, concretePath, createTenant, grantAuditor, ro, rw, session, type SandboxTenant } from "./fixtures/sandbox";
+import { api, BASE, concretePath, createTenant, grantAuditor, outbox, ro, rw, session, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
+
+/** A grant confirmed a day and an hour ago through the domain code: its 24 hours are over. */
+async function expiredGrantToken(t: SandboxTenant): Promise<string> {
+  const offer = await api(session(t), "/api/v1/auditor/grants", { method: "POST", body: VIEWER });
+  const code = /\b(\d{6})\b/.exec((await outbox(t))[0]!.body)![1]!;
+  const dayAndHourAgo = new Date(Date.now() - 25 * 3_600_000);
+  return (await confirmGrant(env, t.tenant, offer.body.request_id, { code, ...VIEWER }, dayAndHourAgo, "198.51.100.7")).token;
+}
 
 
 describe("every endpoint's credential rule", () => {
   let t: SandboxTenant;
   let auditorToken: string;
+  let revokedGrantToken: string;
+  let expiredGrant: string;
+  let expiredToken: string;
+  let revokedToken: string;
   beforeAll(async () => {
     t = await createTenant();
     auditorToken = (await grantAuditor(t)).token;
+    const revoked = await grantAuditor(t);
+    expect((await api(session(t), `/api/v1/auditor/grants/${revoked.grant.grant_id}/revoke`, { method: "POST" })).status).toBe(200);
+    revokedGrantToken = revoked.token;
+    expiredGrant = await expiredGrantToken(t);
+    const now = new Date();
+    expiredToken = (await mintToken(env.INDEX_DB, t.tenant, "expired", "read_write", new Date(now.getTime() - 2_000), { expiresAt: new Date(now.getTime() - 1_000) })).token;
+    const toRevoke = await mintToken(env.INDEX_DB, t.tenant, "revoked", "read_write", now);
+    expect(await revokeToken(env.INDEX_DB, t.tenant, toRevoke.kid, now)).toBe(true);
+    revokedToken = toRevoke.token;
   });
 
   for (const e of endpoints) {
@@ -41,6 +63,17 @@ describe("every endpoint's credential rule", () => {
       // A valid token with one character changed.
       const tampered = t.tokens.read_write.slice(0, -1) + (t.tokens.read_write.endsWith("A") ? "B" : "A");
       expect((await call({ bearer: tampered })).status).toBe(401);
+    });
+
+    it(`${e.operationId}: an expired or a revoked read-write token is 401 credential_refused`, async () => {
+      expect((await call({ bearer: expiredToken })).body).toMatchObject({ status: 401, code: "credential_refused" });
+      expect((await call({ bearer: revokedToken })).body).toMatchObject({ status: 401, code: "credential_refused" });
+    });
+
+    it(`${e.operationId}: a revoked or an expired grant's token is 403 ${e.credential === "auditor" ? "grant_revoked / grant_expired" : "auditor_scope"}`, async () => {
+      const [revoked, expired] = e.credential === "auditor" ? ["grant_revoked", "grant_expired"] : ["auditor_scope", "auditor_scope"];
+      expect((await call({ bearer: revokedGrantToken })).body).toMatchObject({ status: 403, code: revoked });
+      expect((await call({ bearer: expiredGrant })).body).toMatchObject({ status: 403, code: expired });
     });
 
     // Which credentials each rule lets past the credential check, and the refusal of the others.

@@ -7,7 +7,8 @@
  * - a second run-rules decides 0;
  * - every categorised line has a citation, and every uncategorised one a defect;
  * - no ledger row is ever updated or deleted (counts only grow);
- * - the served category equals the latest decision fact.
+ * - the served category equals the latest decision fact;
+ * - relation C as kept (`c_rows`, `c_totals`) equals its derivation.
  * Seeded and reproducible: fast-check prints the seed and the shrunk history on failure.
  */
 import { env, runInDurableObject } from "cloudflare:test";
@@ -18,6 +19,7 @@ import { listRows } from "../src/ledger/books";
 import { explainLine } from "../src/ledger/explain";
 import { faceFor } from "../src/ledger/face";
 import { latestDecision } from "../src/ledger/judgements";
+import { relationCDrift } from "../src/ledger/relation-c";
 import { APPEND_ONLY_TABLES, decisions } from "../src/ledger/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import type { FeedPage } from "../src/providers/bank/types";
@@ -170,6 +172,7 @@ function play(ledger: TenantLedger, history: Step[]): void {
     const humansAfter = humanSeqs();
     for (const [seq, fact] of humansBefore) expect(humansAfter.get(seq)).toEqual(fact);
 
+    expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0 });
     const all = db.select().from(decisions).all();
     for (const row of listRows(db, face, {}, 1, 1000).rows.filter((r) => r.side === "A")) {
       const facts = all.filter((d) => d.aId === row.src_id);

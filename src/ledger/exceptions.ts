@@ -2,7 +2,7 @@
  * Exceptions: side-A lines in books or pending, on the face, that nothing has given a
  * category. Adjudicating one decides it and mints the rule that would have, as one fact.
  */
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, inArray, isNull, sql } from "drizzle-orm";
 import { findRow, onFace, rowColumns, toRow, type Row } from "./books";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
@@ -17,8 +17,9 @@ export function listExceptions(db: LedgerDb, face: Face): ExceptionRow[] {
   return db
     .select(rowColumns)
     .from(cRows)
-    .where(and(onFace(face), eq(cRows.side, "A"), inArray(cRows.state, ["in books", "pending"]), isNull(cRows.category)))
-    .orderBy(desc(cRows.postedOn), desc(cRows.srcId))
+    // `+side` keeps SQLite off the key for a one-letter column: the queue's index (category, then the list order) is the narrow path.
+    .where(and(onFace(face), sql`+${cRows.side} = 'A'`, inArray(cRows.state, ["in books", "pending"]), isNull(cRows.category)))
+    .orderBy(desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId))
     .all()
     .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
 }

@@ -11,6 +11,7 @@ import { and, eq, exists, gt, inArray, isNotNull, notExists, sql } from "drizzle
 import type { LedgerHandle, LedgerTx } from "./db";
 import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
+import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { aLines, decisions, lineEvents } from "./schema";
 
 const EVIDENCE_ENGINES = ["human", "rule"] as const;
@@ -138,23 +139,19 @@ export function undecidedFacts(db: LedgerHandle, newerThan = 0): (LineFacts & { 
  */
 export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, newerThan = 0): number {
   if (model.size === 0) return 0;
-  let decided = 0;
+  const decided: MachineDecision[] = [];
   for (const line of undecidedFacts(tx, newerThan)) {
     const prediction = model.predict(featuresOf(line));
     if (!prediction || prediction.confidence < floor) continue;
-    tx.insert(decisions)
-      .values({
-        aId: line.aId,
-        category: prediction.category,
-        engine: "model",
-        modelVersion: model.version,
-        confidence: Math.round(prediction.confidence * 1_000_000),
-        bandFloorPpm: Math.round(floor * 1_000_000),
-        decidedAt: at,
-        recordedAt: at,
-      })
-      .run();
-    decided++;
+    decided.push({
+      engine: "model",
+      aId: line.aId,
+      category: prediction.category,
+      modelVersion: model.version,
+      confidencePpm: Math.round(prediction.confidence * 1_000_000),
+      bandFloorPpm: Math.round(floor * 1_000_000),
+    });
   }
-  return decided;
+  appendMachineDecisions(tx, decided, at);
+  return decided.length;
 }

@@ -12,6 +12,7 @@ import { isSafePattern } from "redos-detector";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { isQueueLabel } from "./queue-label";
+import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { aLines, decisions, lineEvents, ruleRevisions } from "./schema";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
@@ -229,24 +230,13 @@ export function undecidedLines(db: LedgerHandle, face: Face | null, newerThan = 
 /** Decides each line by the first live rule that matches it; returns how many were decided. */
 export function decideByRules(db: LedgerHandle, lines: Candidate[], rules: Rule[], at: string): number {
   const decide = compileRulebook(rules);
-  let decided = 0;
+  const decided: MachineDecision[] = [];
   for (const line of lines) {
     const rule = decide(line);
-    if (!rule) continue;
-    db.insert(decisions)
-      .values({
-        aId: line.aId,
-        category: rule.category,
-        engine: "rule",
-        ruleKey: rule.rule_key,
-        ruleRevision: rule.revision,
-        decidedAt: at,
-        recordedAt: at,
-      })
-      .run();
-    decided++;
+    if (rule) decided.push({ engine: "rule", aId: line.aId, category: rule.category, ruleKey: rule.rule_key, ruleRevision: rule.revision });
   }
-  return decided;
+  appendMachineDecisions(db, decided, at);
+  return decided.length;
 }
 
 /** run-rules: every live rule over the undecided lines. A second run decides 0. */

@@ -393,16 +393,17 @@ export const cRowsDerived = sqliteView("c_rows_derived", rowColumns).existing();
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
  * on the facts (migration 0013) in the same statement that appends each fact. Derived,
  * so it is not append-only: a line's state and category change as facts arrive. Indexed
- * for the list order and its filters.
+ * for the list order and its filters; stored WITHOUT ROWID (by its key), which drizzle
+ * cannot say, so migration 0013 does.
  */
 export const cRows = sqliteTable(
   "c_rows",
   rowColumns,
   (t) => [
     primaryKey({ columns: [t.side, t.srcId] }),
-    index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId)),
+    // The list order; its trailing columns cover the sums over a date range.
+    index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.category, t.amountCents),
     index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
-    index("c_rows_state").on(t.state, t.postedOn),
   ],
 );
 

@@ -14,6 +14,7 @@ import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
 import { runFloorRead, type FloorArgs, type FloorRead } from "./floor";
+import { brokenInvariants } from "./invariants";
 import { auditorView } from "./auditor";
 import * as exceptions from "./exceptions";
 import * as messages from "./messages";
@@ -86,6 +87,11 @@ export class TenantLedger extends DurableObject<Env> {
   }
   auditorView(face: Face) {
     return auditorView(this.db, face);
+  }
+
+  // --- the soak's invariant check (reached only through the sandbox surface) ---
+  brokenInvariants(): string[] {
+    return brokenInvariants(this.db);
   }
 
   // --- the benchmark's floor (reached only through the sandbox surface) ---

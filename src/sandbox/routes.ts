@@ -123,6 +123,13 @@ sandbox.post("/tenants/:tenant/floor", async (c) => {
   return c.json({ read: body.read, ms_per_call: ms, iterations: body.iterations });
 });
 
+/** The ledger's invariants checked over the whole tenant (`npm run soak`): an empty list is a healthy ledger. */
+sandbox.get("/tenants/:tenant/invariants", async (c) => {
+  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
+  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
+  return c.json({ broken: await ledgerOf(c.env, tenant.id).brokenInvariants() });
+});
+
 /** The body's JSON; requireJsonBody has already refused a body that does not parse. */
 function jsonOf(text: string): unknown {
   return text.trim() === "" ? {} : JSON.parse(text);
