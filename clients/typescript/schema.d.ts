@@ -2435,6 +2435,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -2495,6 +2504,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -2547,6 +2565,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The tenant holds no such line on this face. */
             404: {
                 headers: {
@@ -2587,6 +2614,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2644,6 +2680,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -2694,6 +2739,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -2725,6 +2779,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2779,7 +2842,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2790,6 +2853,15 @@ export interface operations {
             };
             /** @description No bank is connected. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2865,7 +2937,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2885,6 +2957,15 @@ export interface operations {
             };
             /** @description The ledger refuses judgements on side B. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2979,7 +3060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2999,6 +3080,15 @@ export interface operations {
             };
             /** @description The ledger refuses judgements on side B. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3046,6 +3136,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3104,8 +3203,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3176,8 +3284,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3241,8 +3358,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3307,7 +3433,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3327,6 +3453,15 @@ export interface operations {
             };
             /** @description The rule is retired. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3400,7 +3535,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3411,6 +3546,15 @@ export interface operations {
             };
             /** @description No rule has that key. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3458,6 +3602,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3516,7 +3669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,6 +3689,15 @@ export interface operations {
             };
             /** @description The line is no exception, or the rule does not match it. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3590,6 +3752,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -3621,6 +3792,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3688,7 +3868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3708,6 +3888,15 @@ export interface operations {
             };
             /** @description The ledger refused: the name already lives under another header. `detail` is the ledger's words verbatim. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3775,7 +3964,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3795,6 +3984,15 @@ export interface operations {
             };
             /** @description The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3863,6 +4061,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: the tenant holds no such line on this face. `why_disabled`: this deployment does not enable the read (switch `WHY_READ`). */
             404: {
                 headers: {
@@ -3922,6 +4129,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -3974,7 +4190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `tenant` names a tenant other than the credential's own. */
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). Also: `tenant` names a tenant other than the credential's own. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +4372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4167,6 +4383,15 @@ export interface operations {
             };
             /** @description The asserted `local` numbers disagree with the books; nothing was filed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4234,7 +4459,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4245,6 +4470,15 @@ export interface operations {
             };
             /** @description `destination_id` names no live destination of this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4320,6 +4554,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description This tenant made no such export. */
             404: {
                 headers: {
@@ -4375,6 +4618,15 @@ export interface operations {
             };
             /** @description No credential, or one this surface refuses. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4441,6 +4693,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected fault; nothing internal is named. */
             500: {
                 headers: {
@@ -4479,7 +4740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Reached with a bearer token: this operation is session only. */
+            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4539,8 +4800,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Reached with a bearer token: this operation is session only. */
+            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4620,7 +4890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The code, the name or the request is refused; `code` names why. */
+            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). Also: The code, the name or the request is refused; `code` names why. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4631,6 +4901,15 @@ export interface operations {
             };
             /** @description This tenant filed no such request. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4710,7 +4989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Reached with a bearer token: this operation is session only. */
+            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4721,6 +5000,15 @@ export interface operations {
             };
             /** @description This tenant has no such grant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the service takes (1 MiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4775,7 +5063,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A read-only token on a write, or a session request from another origin. */
+            /** @description Anything but a live auditor grant token: a personal token or a session (`auditor_only`), a revoked grant (`grant_revoked`) or an expired one (`grant_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;

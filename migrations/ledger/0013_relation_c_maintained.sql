@@ -57,7 +57,7 @@ CREATE TABLE `c_rows` (
 	PRIMARY KEY(`side`, `src_id`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-CREATE INDEX `c_rows_order` ON `c_rows` ("posted_on" desc,`side`,"src_id" desc,`state`,`category`,`amount_cents`);--> statement-breakpoint
+CREATE INDEX `c_rows_order` ON `c_rows` ("posted_on" desc,`side`,"src_id" desc,`state`,`amount_cents`);--> statement-breakpoint
 CREATE INDEX `c_rows_category` ON `c_rows` (`category`,"posted_on" desc,`side`,"src_id" desc);--> statement-breakpoint
 CREATE TABLE `c_totals` (
 	`account_id` text NOT NULL,

@@ -126,6 +126,14 @@ export function defineDownload<P extends Schema | undefined, Q extends Schema | 
   });
 }
 
+/** Why each credential rule answers 403 (codes in backticks). */
+const CREDENTIAL_REFUSALS: Record<CredentialRule, string> = {
+  read: "An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`).",
+  write: "A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`).",
+  session: "A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`).",
+  auditor: "Anything but a live auditor grant token: a personal token or a session (`auditor_only`), a revoked grant (`grant_revoked`) or an expired one (`grant_expired`).",
+};
+
 function build<P, Q, B>(
   spec: CommonSpec<P, Q, B>,
   status: number,
@@ -139,10 +147,10 @@ function build<P, Q, B>(
     [status]: success,
     ...(hasInput || access === "write" ? { 400: problem("The request is malformed or fails validation; `errors` names every field.") } : {}),
     401: problem("No credential, or one this surface refuses."),
-    ...(spec.credential !== "read"
-      ? { 403: problem(spec.credential === "session" ? "Reached with a bearer token: this operation is session only." : "A read-only token on a write, or a session request from another origin.") }
-      : {}),
     ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, why]) => [code, problem(why)])),
+    // Every rule refuses some credential with 403; an operation's own 403s come after it.
+    403: problem([CREDENTIAL_REFUSALS[spec.credential], spec.errors?.[403]].filter(Boolean).join(" Also: ")),
+    ...(access === "write" ? { 413: problem("The body is larger than the service takes (1 MiB).") } : {}),
     ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
     500: problem("An unexpected fault; nothing internal is named."),
   };

@@ -157,13 +157,21 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
     category,
     filter.q ? sql`instr(lower(${cRows.description}), lower(${filter.q})) > 0` : undefined,
   );
+  const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+  // The page's keys first, from the index alone: skipping a deep offset then reads index
+  // entries, not rows (the table is WITHOUT ROWID, so SQLite cannot defer the row reads).
+  const pageKeys = db
+    .select({ side: cRows.side, srcId: cRows.srcId })
+    .from(cRows)
+    .where(where)
+    .orderBy(...listOrder)
+    .limit(perPage)
+    .offset((page - 1) * perPage);
   const rows = db
     .select(rowColumns)
     .from(cRows)
-    .where(where)
-    .orderBy(desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
+    .where(sql`(${cRows.side}, ${cRows.srcId}) IN ${pageKeys}`)
+    .orderBy(...listOrder)
     .all();
   return { rows: rows.map(toRow), ...matchedTotals(db, face, filter, where) };
 }

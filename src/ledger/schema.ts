@@ -401,8 +401,9 @@ export const cRows = sqliteTable(
   rowColumns,
   (t) => [
     primaryKey({ columns: [t.side, t.srcId] }),
-    // The list order; its trailing columns cover the sums over a date range.
-    index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.category, t.amountCents),
+    // The list order; its trailing columns cover the counts and sums over a date range. The
+    // category stays out of it, so a decision rewrites one index entry, not two.
+    index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.amountCents),
     index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
   ],
 );

@@ -67,7 +67,8 @@ export async function runSyncRequest(
     let next = bank.syncPage(cursor);
     for (;;) {
       const page = await next;
-      if (page.hasMore && page.nextCursor === cursor) {
+      // A page for an earlier cursor (a response served twice) is applied as a replay and paging goes on from it.
+      if (page.hasMore && page.nextCursor === page.cursorBefore) {
         throw new BankProviderError("the bank said it has more but did not move its cursor", false);
       }
       // The next page needs only this page's cursor: ask for it while this one is applied.
