@@ -1,9 +1,10 @@
 /**
  * Section 5 of the document, for every endpoint in the index: 401 for no, a forged, an
- * expired or a revoked credential; 403 with its reason for a revoked or an expired grant, 403 for a read-only token on a write, for a bearer token on a session-only
- * endpoint, for anything but a grant token on the auditor view and for a grant token
- * anywhere else; sessions need a same-origin Origin on writes, the tenant and the actor come from the credential. Then the pages that
- * issue credentials: /signin, /signout and /settings.
+ * expired or a revoked credential; 403 with its reason for a read-only token on a write,
+ * a bearer token on a session-only endpoint, anything but a live grant on the auditor view
+ * (a revoked or an expired grant named as such) and a grant token anywhere else; sessions
+ * need a same-origin Origin on writes; the tenant and the actor come from the credential.
+ * Then the pages that issue credentials: /signin, /signout and /settings.
  */
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
