@@ -13,6 +13,7 @@ import m0010 from './0010_exports_append_only.sql';
 import m0011 from './0011_messages.sql';
 import m0012 from './0012_messages_append_only.sql';
 import m0013 from './0013_relation_c_maintained.sql';
+import m0014 from './0014_relation_c_words.sql';
 
   export default {
     journal,
@@ -30,7 +31,8 @@ m0009,
 m0010,
 m0011,
 m0012,
-m0013
+m0013,
+m0014
     }
   }
   

@@ -147,6 +147,22 @@ export interface RowFilter {
   q?: string;
 }
 
+/**
+ * Rows whose description holds `q`, ignoring ASCII case (instr over lower()). For three
+ * characters or more the trigram index (`c_words`) names the candidates first; its case
+ * folding covers ASCII's, so it never misses a row the exact rule takes.
+ */
+function containing(q: string): SQL {
+  const exact = sql`instr(lower(${cRows.description}), lower(${q})) > 0`;
+  if ([...q].length < 3 || q.includes("\u0000")) return exact;
+  const phrase = `"${q.replaceAll('"', '""')}"`;
+  return and(
+    sql`${cRows.side} IN ('A', 'B')`,
+    sql`${cRows.srcId} IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${phrase})`,
+    exact,
+  )!;
+}
+
 export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
   const category =
     filter.cat === undefined ? undefined : isQueueLabel(filter.cat) ? isNull(cRows.category) : eq(cRows.category, filter.cat);
@@ -155,7 +171,7 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
     filter.from ? gte(cRows.postedOn, filter.from) : undefined,
     filter.to ? lte(cRows.postedOn, filter.to) : undefined,
     category,
-    filter.q ? sql`instr(lower(${cRows.description}), lower(${filter.q})) > 0` : undefined,
+    filter.q ? containing(filter.q) : undefined,
   );
   const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
   // The page's keys first, from the index alone: skipping a deep offset then reads index

@@ -4,7 +4,7 @@
  * - op sequence numbers run 1..n with no gap;
  * - each rule key's revisions run 1..n;
  * - no rule, model or tail decision follows a human judgement on the same line;
- * - relation C as kept equals its derivation, row by row and in its running figures;
+ * - relation C as kept equals its derivation, row by row, in its running figures and its words;
  * - every label row names an op that exists and set that line to that label's category.
  * Answers the broken ones in words; an empty list is a healthy ledger.
  */
@@ -32,6 +32,7 @@ export function brokenInvariants(db: LedgerHandle): string[] {
   const drift = relationCDrift(db);
   if (drift.rows > 0) broken.push(`relation C as kept differs from its derivation in ${drift.rows} row(s)`);
   if (drift.totals > 0) broken.push(`relation C's running figures differ from its derivation in ${drift.totals} figure(s)`);
+  if (drift.words > 0) broken.push(`relation C's word index differs from its descriptions in ${drift.words} entr(ies)`);
 
   const unmatchedLabels = count(
     db,

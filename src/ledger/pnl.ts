@@ -95,12 +95,24 @@ export function rollingPnl(db: LedgerHandle, face: Face, asOf: string): PnlRepor
     .from(cRows)
     .where(and(onFace(face), eq(cRows.state, "in books"), gte(cRows.postedOn, earliest), lte(cRows.postedOn, asOf)))
     .orderBy(asc(cRows.postedOn), asc(cRows.side), asc(cRows.srcId))
-    .all()
-    .flatMap((r) => {
-      const header = r.category === null ? undefined : headerOf.get(normalName(r.category));
-      const section = header === undefined ? undefined : SECTION_OF_HEADER[header];
-      return section ? [{ ...r, category: r.category!, section }] : [];
-    });
+    .all();
+  // Each label's section once, not once per line: a label names many lines.
+  const sectionOfLabel = new Map<string, BaseSection | undefined>();
+  const sectionOf = (category: string) => {
+    if (!sectionOfLabel.has(category)) {
+      const header = headerOf.get(normalName(category));
+      sectionOfLabel.set(category, header === undefined ? undefined : SECTION_OF_HEADER[header]);
+    }
+    return sectionOfLabel.get(category);
+  };
+  const rowsOf = new Map<BaseSection, (typeof rows)[number][]>();
+  for (const r of rows) {
+    const section = r.category === null ? undefined : sectionOf(r.category);
+    if (!section) continue;
+    const bucket = rowsOf.get(section) ?? [];
+    bucket.push(r);
+    rowsOf.set(section, bucket);
+  }
 
   const windows = {} as Record<WindowName, PnlWindow>;
   for (const [name, days] of Object.entries(WINDOWS) as [WindowName, number][]) {
@@ -110,13 +122,13 @@ export function rollingPnl(db: LedgerHandle, face: Face, asOf: string): PnlRepor
     const base = {} as Record<BaseSection, PnlSection>;
     for (const section of Object.keys(NATURAL_SIGN) as BaseSection[]) {
       const lines = new Map<string, PnlLine>();
-      for (const r of rows) {
-        if (r.section !== section || r.postedOn < priorFrom) continue;
+      for (const r of rowsOf.get(section) ?? []) {
+        if (r.postedOn < priorFrom) continue;
         const period = r.postedOn >= from ? "current" : "prior";
-        const line = lines.get(r.category) ?? { category: r.category, current: 0, prior: 0, sign: 1 as const, transactions: [] };
+        const line = lines.get(r.category!) ?? { category: r.category!, current: 0, prior: 0, sign: 1 as const, transactions: [] };
         line[period] += NATURAL_SIGN[section] * r.amountCents;
         line.transactions.push({ side: r.side, src_id: r.srcId, posted_on: r.postedOn, description: r.description, amount_cents: r.amountCents, period });
-        lines.set(r.category, line);
+        lines.set(r.category!, line);
       }
       const sorted = [...lines.values()].sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
       base[section] = { current: sum(sorted, "current"), prior: sum(sorted, "prior"), derived: false, lines: sorted };

@@ -1,7 +1,8 @@
 /**
- * Relation C is read from `c_rows` and its running figures from `c_totals`, both kept by
- * triggers (migration 0013). Their definition is the `c_rows_derived` view; drift is
- * how far the kept copies are from it, and must always be zero.
+ * Relation C is read from `c_rows`, its running figures from `c_totals` and its words from
+ * `c_words`, all kept by triggers (migrations 0013 and 0014). Their definition is the
+ * `c_rows_derived` view; drift is how far the kept copies are from it, and must always be
+ * zero.
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "./db";
@@ -23,6 +24,8 @@ export interface RelationCDrift {
   rows: number;
   /** Figures of `c_totals` that differ from the derivation's, counted from both sides. */
   totals: number;
+  /** Entries of the `c_words` index that differ from the rows' descriptions, counted from both sides. */
+  words: number;
 }
 
 /** Compares the kept copies with their definition (a scan of the books: for tests and checks, not requests). */
@@ -30,5 +33,6 @@ export function relationCDrift(db: LedgerHandle): RelationCDrift {
   return {
     rows: differing(db, `SELECT ${COLUMNS} FROM c_rows`, `SELECT ${COLUMNS} FROM c_rows_derived`),
     totals: differing(db, KEPT_TOTALS, DERIVED_TOTALS),
+    words: differing(db, "SELECT rowid, description FROM c_words", "SELECT src_id * 2 + (side = 'B'), description FROM c_rows_derived"),
   };
 }

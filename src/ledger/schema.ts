@@ -426,5 +426,9 @@ export const cTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] })],
 );
 
-/** Tables derived from the append-only ones, kept by triggers; never written by the domain code. */
-export const DERIVED_TABLES = ["c_rows", "c_totals"] as const;
+/**
+ * Tables derived from the append-only ones, kept by triggers; never written by the domain
+ * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
+ * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
+ */
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_words"] as const;
