@@ -118,10 +118,16 @@ BEGIN
 END;
 --> statement-breakpoint
 -- A line's category is its latest decision (the new one: op numbers only grow); its B
--- twins show the same.
+-- twins show the same. Few lines have twins, so their update waits behind a cheap test
+-- (an IN over a subquery costs a temporary table on every decision).
 CREATE TRIGGER c_rows_on_decision AFTER INSERT ON decisions
 BEGIN
   UPDATE c_rows SET category = NEW.category WHERE side = 'A' AND src_id = NEW.a_id;
+END;
+--> statement-breakpoint
+CREATE TRIGGER c_rows_on_decision_for_twins AFTER INSERT ON decisions
+WHEN EXISTS (SELECT 1 FROM b_lines WHERE twin_a_id = NEW.a_id)
+BEGIN
   UPDATE c_rows SET category = NEW.category
   WHERE side = 'B' AND src_id IN (SELECT id FROM b_lines WHERE twin_a_id = NEW.a_id);
 END;
