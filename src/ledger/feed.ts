@@ -9,7 +9,7 @@
  * A superseded line's human judgement follows it to its successor.
  * A page is applied in one transaction, keyed by its cursor pair, so a replay is a no-op.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
 import type { LedgerDb, LedgerTx } from "./db";
 import { carryJudgement } from "./judgements";
@@ -68,15 +68,34 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
 
     const counts = { ...NO_CHANGES };
     for (const account of page.accounts) recordAccount(tx, account, at);
+    // Most of a page is new transactions that name no other line: those are appended in
+    // runs, a statement per run. Anything else (a duplicate, a posting) first flushes the
+    // run, then is applied alone, so the order of the page is the order of the ledger.
+    const known = knownTransactions(tx, page.added.map((t) => t.transaction_id));
+    let run: ProviderTransaction[] = [];
+    const flush = () => {
+      appendNewLines(tx, run, pageId, at);
+      run = [];
+    };
     for (const txn of page.added) {
+      const posting = txn.pending !== true && Boolean(txn.pending_transaction_id);
+      if (!known.has(txn.transaction_id) && !posting) {
+        run.push(txn);
+        known.add(txn.transaction_id);
+        counts.added++;
+        continue;
+      }
+      flush();
       if (currentLine(tx, txn.transaction_id)) {
         archiveDuplicate(tx, txn, pageId, at);
         counts.duplicates++;
       } else {
         addLine(tx, txn, "added", pageId, at);
+        known.add(txn.transaction_id);
         counts.added++;
       }
     }
+    flush();
     for (const txn of page.modified) {
       const current = currentLine(tx, txn.transaction_id);
       // A transaction whose line already posted under another id is over: the change is stale.
@@ -105,6 +124,40 @@ function currentLine(tx: LedgerTx, transactionId: string) {
     .orderBy(desc(aLines.id))
     .limit(1)
     .get();
+}
+
+/** The transaction ids among `ids` that already have a side-A line. */
+function knownTransactions(tx: LedgerTx, ids: string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = tx.all<{ id: string }>(
+    sql`SELECT DISTINCT ${aLines.transactionId} AS id FROM ${aLines} WHERE ${aLines.transactionId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Appends new side-A lines in order, a statement per 500 (their values as one JSON parameter). */
+function appendNewLines(tx: LedgerTx, txns: ProviderTransaction[], pageId: number, at: string): void {
+  for (let from = 0; from < txns.length; from += 500) {
+    const values = txns.slice(from, from + 500).map((txn) => ({
+      transactionId: txn.transaction_id,
+      accountId: txn.account_id,
+      postedOn: txn.date,
+      authorizedOn: txn.authorized_date ?? null,
+      description: txn.name,
+      merchantName: txn.merchant_name ?? null,
+      amountCents: booksCents(txn.amount),
+      pending: txn.pending === true ? 1 : 0,
+      pendingTransactionId: txn.pending_transaction_id ?? null,
+      raw: JSON.stringify(txn),
+    }));
+    tx.run(sql`
+      INSERT INTO a_lines (transaction_id, account_id, posted_on, authorized_on, description, merchant_name, amount_cents, pending,
+        pending_transaction_id, arrival, raw, page_id, arrived_at)
+      SELECT value ->> 'transactionId', value ->> 'accountId', value ->> 'postedOn', value ->> 'authorizedOn', value ->> 'description',
+        value ->> 'merchantName', value ->> 'amountCents', value ->> 'pending', value ->> 'pendingTransactionId', 'added',
+        value ->> 'raw', ${pageId}, ${at}
+      FROM json_each(${JSON.stringify(values)}) ORDER BY key`);
+  }
 }
 
 function addLine(tx: LedgerTx, txn: ProviderTransaction, arrival: "added" | "modified", pageId: number, at: string): number {
