@@ -7,7 +7,7 @@
  * the tail's are never evidence. Everything it knows is derived from the ledger, so a
  * restarted object retrains from the same facts and nothing is lost.
  */
-import { and, eq, exists, gt, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, notExists, sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
 import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
@@ -55,13 +55,15 @@ export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example 
     .innerJoin(decisions, eq(decisions.seq, latestSeq))
     .where(
       and(
+        // Driven from the new decisions (a page's worth), not from every line of the books.
         sinceSeq === undefined
           ? undefined
-          : exists(
+          : inArray(
+              aLines.id,
               db
-                .select({ seq: decisions.seq })
+                .select({ aId: decisions.aId })
                 .from(decisions)
-                .where(and(sql`${decisions.aId} = ${aLines.id}`, sql`${decisions.seq} > ${sinceSeq}`, inArray(decisions.engine, [...EVIDENCE_ENGINES]))),
+                .where(and(sql`${decisions.seq} > ${sinceSeq}`, inArray(decisions.engine, [...EVIDENCE_ENGINES]))),
             ),
         inArray(decisions.engine, [...EVIDENCE_ENGINES]),
         isNotNull(decisions.category),
