@@ -138,18 +138,7 @@ function knownTransactions(tx: LedgerTx, ids: string[]): Set<string> {
 /** Appends new side-A lines in order, a statement per 500 (their values as one JSON parameter). */
 function appendNewLines(tx: LedgerTx, txns: ProviderTransaction[], pageId: number, at: string): void {
   for (let from = 0; from < txns.length; from += 500) {
-    const values = txns.slice(from, from + 500).map((txn) => ({
-      transactionId: txn.transaction_id,
-      accountId: txn.account_id,
-      postedOn: txn.date,
-      authorizedOn: txn.authorized_date ?? null,
-      description: txn.name,
-      merchantName: txn.merchant_name ?? null,
-      amountCents: booksCents(txn.amount),
-      pending: txn.pending === true ? 1 : 0,
-      pendingTransactionId: txn.pending_transaction_id ?? null,
-      raw: JSON.stringify(txn),
-    }));
+    const values = txns.slice(from, from + 500).map((txn) => ({ ...lineFields(txn), pending: txn.pending === true ? 1 : 0 }));
     tx.run(sql`
       INSERT INTO a_lines (transaction_id, account_id, posted_on, authorized_on, description, merchant_name, amount_cents, pending,
         pending_transaction_id, arrival, raw, page_id, arrived_at)
@@ -160,25 +149,26 @@ function appendNewLines(tx: LedgerTx, txns: ProviderTransaction[], pageId: numbe
   }
 }
 
+/** A provider transaction as the columns of its side-A line (all but how and when it arrived). */
+function lineFields(txn: ProviderTransaction) {
+  return {
+    transactionId: txn.transaction_id,
+    accountId: txn.account_id,
+    postedOn: txn.date,
+    authorizedOn: txn.authorized_date ?? null,
+    description: txn.name,
+    merchantName: txn.merchant_name ?? null,
+    amountCents: booksCents(txn.amount),
+    pendingTransactionId: txn.pending_transaction_id ?? null,
+    raw: JSON.stringify(txn),
+  };
+}
+
 function addLine(tx: LedgerTx, txn: ProviderTransaction, arrival: "added" | "modified", pageId: number, at: string): number {
   const pending = txn.pending === true;
   const id = tx
     .insert(aLines)
-    .values({
-      transactionId: txn.transaction_id,
-      accountId: txn.account_id,
-      postedOn: txn.date,
-      authorizedOn: txn.authorized_date ?? null,
-      description: txn.name,
-      merchantName: txn.merchant_name ?? null,
-      amountCents: booksCents(txn.amount),
-      pending,
-      pendingTransactionId: txn.pending_transaction_id ?? null,
-      arrival,
-      raw: JSON.stringify(txn),
-      pageId,
-      arrivedAt: at,
-    })
+    .values({ ...lineFields(txn), pending, arrival, pageId, arrivedAt: at })
     .returning({ id: aLines.id })
     .get().id;
 
