@@ -7,7 +7,7 @@ import type { LedgerDb } from "./db";
 import { listExceptions } from "./exceptions";
 import type { Face } from "./face";
 import { rollingPnl } from "./pnl";
-import { compileRulebook, standingRules, undecidedLines } from "./rules";
+import { ruleDecisions, standingRules, undecidedLines } from "./rules";
 import { countConnections } from "./sync";
 
 export const FLOOR_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "run_rules_match"] as const;
@@ -36,10 +36,8 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
       return rollingPnl(db, face, args.asOf ?? face.today).windows["30d"].sections.revenue.current;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
-    case "run_rules_match": {
+    case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
-      const decide = compileRulebook(standingRules(db));
-      return undecidedLines(db, face).filter((line) => decide(line) !== undefined).length;
-    }
+      return ruleDecisions(undecidedLines(db, face), standingRules(db)).length;
   }
 }

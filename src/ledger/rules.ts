@@ -227,21 +227,39 @@ export function undecidedLines(db: LedgerHandle, face: Face | null, newerThan = 
     .all();
 }
 
-/** Decides each line by the first live rule that matches it; returns how many were decided. */
-export function decideByRules(db: LedgerHandle, lines: Candidate[], rules: Rule[], at: string): number {
+/** Each line's decision by the first live rule that matches it (none for a line no rule matches). */
+export function ruleDecisions(lines: Candidate[], rules: Rule[]): MachineDecision[] {
   const decide = compileRulebook(rules);
   const decided: MachineDecision[] = [];
   for (const line of lines) {
     const rule = decide(line);
     if (rule) decided.push({ engine: "rule", aId: line.aId, category: rule.category, ruleKey: rule.rule_key, ruleRevision: rule.revision });
   }
+  return decided;
+}
+
+/** Decides each line by the first live rule that matches it; returns how many were decided. */
+export function decideByRules(db: LedgerHandle, lines: Candidate[], rules: Rule[], at: string): number {
+  const decided = ruleDecisions(lines, rules);
   appendMachineDecisions(db, decided, at);
   return decided.length;
 }
 
-/** run-rules: every live rule over the undecided lines. A second run decides 0. */
+/** How many decisions one transaction of run-rules appends. */
+const RUN_TRANSACTION = 2_000;
+
+/**
+ * run-rules: every live rule over the undecided lines. A second run decides 0.
+ * The decisions go in transactions of 2,000: one transaction of 100,000 costs the object
+ * twice the time. Nothing else runs in the object between them (no await), and a run cut
+ * short leaves each appended decision whole; the next run decides the rest.
+ */
 export function runRules(db: LedgerDb, face: Face | null, at: string): number {
-  return db.transaction((tx) => decideByRules(tx, undecidedLines(tx, face), standingRules(tx), at));
+  const decided = ruleDecisions(undecidedLines(db, face), standingRules(db));
+  for (let from = 0; from < decided.length; from += RUN_TRANSACTION) {
+    db.transaction((tx) => appendMachineDecisions(tx, decided.slice(from, from + RUN_TRANSACTION), at));
+  }
+  return decided.length;
 }
 
 /**
