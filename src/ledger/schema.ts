@@ -1,11 +1,12 @@
 /**
  * The tenant's ledger: SQLite inside its Durable Object.
  *
- * Every table here is append-only. Migration 0001 installs triggers that refuse
- * UPDATE and DELETE on each of them, so "nothing is edited or deleted" is a property
- * of the database, not a convention. A line's state, category and visibility are
- * derived from the facts appended here (relation C: the `c_rows_derived` view, and
- * `c_rows`, its copy kept by triggers).
+ * Every ledger table here is append-only (APPEND_ONLY_TABLES). Migration 0001 installs
+ * triggers that refuse UPDATE and DELETE on each of them, so "nothing is edited or
+ * deleted" is a property of the database, not a convention. A line's state, category and
+ * visibility are derived from the facts appended here: relation C, defined by the
+ * `c_rows_derived` view and read from `c_rows`, `c_totals` and `c_words`, copies kept by
+ * triggers (DERIVED_TABLES).
  */
 import { desc } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -368,7 +369,7 @@ export const APPEND_ONLY_TABLES = [
   "message_events",
 ] as const;
 
-const rowColumns = {
+const relationCColumns = {
   side: text("side", { enum: ["A", "B"] }).notNull(),
   srcId: integer("src_id").notNull(),
   transactionId: text("transaction_id").notNull(),
@@ -387,7 +388,7 @@ const rowColumns = {
  * (migration 0001, renamed in 0013); too slow to read at 100,000 lines, so the service
  * reads its maintained copy, `c_rows`, and tests hold the two equal.
  */
-export const cRowsDerived = sqliteView("c_rows_derived", rowColumns).existing();
+export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).existing();
 
 /**
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
@@ -398,7 +399,7 @@ export const cRowsDerived = sqliteView("c_rows_derived", rowColumns).existing();
  */
 export const cRows = sqliteTable(
   "c_rows",
-  rowColumns,
+  relationCColumns,
   (t) => [
     primaryKey({ columns: [t.side, t.srcId] }),
     // The list order; its trailing columns cover the counts and sums over a date range. The

@@ -30,7 +30,8 @@ export async function handleQueueBatch(batch: MessageBatch<QueueMessage>, env: E
 
 /**
  * Runs one request: every page of the feed (each applied, then decided by the rules and
- * the local model, while the bank serves the next), then the tail. Throws when the queue should deliver it again.
+ * the local model, while the bank serves the next), then the tail. Throws when the queue
+ * should deliver it again.
  * `provider` and `tail` let tests put a faulty bank or a fake model in front.
  */
 export async function runSyncRequest(
@@ -63,8 +64,7 @@ export async function runSyncRequest(
 
   try {
     const bank = provider ?? bankFor(env, request.tenant, plan);
-    let cursor = plan.cursor;
-    let next = bank.syncPage(cursor);
+    let next = bank.syncPage(plan.cursor);
     for (;;) {
       const page = await next;
       // A page for an earlier cursor (a response served twice) is applied as a replay and paging goes on from it.
@@ -83,7 +83,6 @@ export async function runSyncRequest(
       counts.removed += outcome.removed;
       counts.duplicates += outcome.duplicates;
       resolvedLocal += outcome.decidedByModel;
-      cursor = page.nextCursor;
       if (!page.hasMore) break;
     }
   } catch (error) {
