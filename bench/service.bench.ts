@@ -111,8 +111,11 @@ async function createRules(t: Tenant, list: ReturnType<typeof rules>): Promise<v
   for (let i = 0; i < list.length; i += 100) await json("/api/v1/create-rules", t.token, { method: "POST", body: JSON.stringify({ rules: list.slice(i, i + 100) }) });
 }
 
-/** Requests a sync and waits for its final run; answers the seconds from the request to the books. */
-async function syncAndWait(t: Tenant): Promise<number> {
+/**
+ * Requests a sync and waits for its final run; answers the seconds from the request to
+ * the books, and the seconds the watcher's run itself took (the rest is the queue's wait).
+ */
+async function syncAndWait(t: Tenant): Promise<{ seconds: number; watcherSeconds: number }> {
   const started = performance.now();
   const request = await json("/api/v1/sync-now", t.token, { method: "POST" });
   for (;;) {
@@ -122,7 +125,7 @@ async function syncAndWait(t: Tenant): Promise<number> {
     const run = runs.find((r: any) => r.request_id === request.request_id && r.final);
     if (run) {
       if (run.status !== "ok") throw new Error(`sync failed: ${run.error}`);
-      return (performance.now() - started) / 1000;
+      return { seconds: (performance.now() - started) / 1000, watcherSeconds: (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 };
     }
     await sleep(100);
   }
@@ -173,10 +176,15 @@ async function benchSize(size: number): Promise<void> {
   const ruleList = rules(200, 7);
   await createRules(t, ruleList);
   await queueLines(t, size, 42);
-  const seconds = await syncAndWait(t);
+  const { seconds, watcherSeconds } = await syncAndWait(t);
   const me = await json("/api/v1/me", t.token);
-  out.sync = { seconds, lines: me.lines, lines_per_second: me.lines / seconds };
-  rows.push({ size, measure: "initial sync (queue to books, rules and model)", figure: `${Math.round(me.lines / seconds).toLocaleString("en-US")} lines/s`, goal: ">= 10,000 lines/s" });
+  out.sync = { seconds, watcher_seconds: watcherSeconds, lines: me.lines, lines_per_second: me.lines / seconds };
+  rows.push({
+    size,
+    measure: "initial sync (queue to books, rules and model)",
+    figure: `${Math.round(me.lines / seconds).toLocaleString("en-US")} lines/s; the watcher's run ${watcherSeconds.toFixed(1)} of ${seconds.toFixed(1)} s`,
+    goal: ">= 10,000 lines/s",
+  });
 
   const auth = { headers: { authorization: `Bearer ${t.token}` } };
   const get = (path: string) => () => fetch(`${base}${path}`, auth);
