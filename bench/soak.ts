@@ -205,13 +205,14 @@ try {
     }),
   );
   const seconds = (Date.now() - started) / 1000;
+  const servedUnderLoad = served;
   const broken: string[] = [];
   for (const t of tenants) for (const id of await waitForSyncs(t)) broken.push(`${t.tenant}: sync request ${id} never ended`);
   broken.push(...(await Promise.all(tenants.map(verify))).flat());
 
   const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
   console.log(`soak: ${SECONDS} s, ${TENANTS} tenants, ${CLIENTS} clients, seed ${SEED}`);
-  console.log(`requests served: ${served} (${(served / seconds).toFixed(0)}/s); unanswered: ${unanswered}`);
+  console.log(`requests served under load: ${servedUnderLoad} (${(servedUnderLoad / seconds).toFixed(0)}/s), then ${served - servedUnderLoad} to verify; unanswered: ${unanswered}`);
   console.log(`by status: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ")}`);
   console.log(`refusals: ${[...refusals].sort().map(([kind, n]) => `${kind}: ${n}`).join(", ") || "none"}`);
   console.log(`5xx: ${fiveHundreds}`);
