@@ -1,4 +1,7 @@
-/** The benchmark's floor hook on the sandbox surface: each read's domain code, timed inside the tenant's object. */
+/**
+ * The tools' hooks on the sandbox surface: the benchmark's floor (each read's domain code,
+ * timed inside the tenant's object) and the soak's invariant check.
+ */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FLOOR_READS } from "../src/ledger/floor";
@@ -22,5 +25,19 @@ describe("POST /sandbox/tenants/{tenant}/floor", () => {
     }
     const unknown = await SELF.fetch(`${BASE}/sandbox/tenants/${t.tenant}/floor`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ read: "drop_tables" }) });
     expect(unknown.status).toBe(400);
+  });
+});
+
+describe("GET /sandbox/tenants/{tenant}/invariants", () => {
+  it("answers no broken invariant for books kept by the service, and 404 for an unknown tenant", async () => {
+    const t = await createTenant();
+    await deliver(t.tenant, { accounts: [CHECKING], added: [txn("a"), txn("b", { name: "COFFEE" }), txn("a")] });
+    await syncNow(t);
+    const answer = await SELF.fetch(`${BASE}/sandbox/tenants/${t.tenant}/invariants`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ broken: [] });
+    const unknown = await SELF.fetch(`${BASE}/sandbox/tenants/no-such-tenant-here/invariants`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toBe("application/problem+json");
   });
 });
