@@ -29,7 +29,7 @@ const heapAfter = process.memoryUsage().heapUsed;
 
 console.log(`local model benchmark (Node ${process.version}, one core)`);
 console.log(`train on ${LABELS} labels: ${trainMs.toFixed(0)} ms (features, counts and 10-fold calibration)`);
-console.log(`incremental add: ${addMs.toFixed(3)} ms per label (recalibrates when the set grows by a quarter)`);
+console.log(`incremental add: ${addMs.toFixed(3)} ms per label (the calibration is refitted at the next prediction once the set has grown by a quarter)`);
 console.log(`predict ${LINES} lines: ${predictMs.toFixed(0)} ms = ${Math.round(LINES / (predictMs / 1000)).toLocaleString("en-US")} lines/s (features included)`);
 console.log(`decided locally at the default floor: ${((100 * decided) / LINES).toFixed(1)}%`);
 console.log(`heap growth: ${((heapAfter - heapBefore) / 1_048_576).toFixed(1)} MiB`);

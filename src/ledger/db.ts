@@ -1,8 +1,11 @@
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
-import type * as schema from "./schema";
 
-/** A handle on one tenant's ledger. Domain modules take it; only the object opens it. */
-export type LedgerDb = DrizzleSqliteDODatabase<typeof schema>;
+/**
+ * A handle on one tenant's ledger. Domain modules take it; only the object opens it.
+ * Opened without the schema: nothing uses drizzle's relational queries, and with a schema
+ * every transaction builds a query helper per table (a measurable cost per feed page).
+ */
+export type LedgerDb = DrizzleSqliteDODatabase;
 
 
 /** A transaction on the ledger (drizzle's durable-sqlite transactions are synchronous). */

@@ -7,7 +7,8 @@ import type { LedgerDb } from "./db";
 import { listExceptions } from "./exceptions";
 import type { Face } from "./face";
 import { rollingPnl } from "./pnl";
-import { ruleDecisions, standingRules, undecidedLines } from "./rules";
+import { ruleDecisions, standingRules } from "./rules";
+import { undecidedLines } from "./undecided";
 import { countConnections } from "./sync";
 
 export const FLOOR_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "run_rules_match"] as const;
@@ -38,6 +39,6 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
-      return ruleDecisions(undecidedLines(db, face), standingRules(db)).length;
+      return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;
   }
 }

@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
 import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
-import { currentModel, trainFromLedger, trainingExamples, undecidedFacts } from "./local-model";
+import { currentModel, trainFromLedger, trainingExamples } from "./local-model";
 import { createRule } from "./rules";
 import { connectBank } from "./sync";
+import { undecidedLines } from "./undecided";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const line = (id: string, name: string) => ({ transaction_id: id, account_id: "acc", amount: 10, date: "2026-11-20", name });
@@ -47,11 +48,11 @@ describe("the local model in the ledger", () => {
       const many = Array.from({ length: 150 }, (_, i) => line(`m${i}`, `VENDOR ${String.fromCharCode(65 + (i % 26))}${i}`));
       // Through the object's own step: apply, rules, then the model over every undecided line.
       ledger.applyFeedPage(connection, { ...page(many), cursorBefore: "1", nextCursor: "2" });
-      expect(undecidedFacts(db).length).toBeGreaterThan(100);
+      expect(undecidedLines(db).length).toBeGreaterThan(100);
       const trained = currentModel(db, undefined);
       createRule(db, { rule_key: "all", match_kind: "description_regex", match_value: "^vendor", category: "Vendors" }, "human:x", AT, null);
       expect(currentModel(db, trained).model.size).toBe(151);
-      expect(undecidedFacts(db)).toEqual([]);
+      expect(undecidedLines(db)).toEqual([]);
     });
   });
 });

@@ -7,12 +7,12 @@
  * the tail's are never evidence. Everything it knows is derived from the ledger, so a
  * restarted object retrains from the same facts and nothing is lost.
  */
-import { and, eq, gt, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
 import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
-import { aLines, decisions, lineEvents } from "./schema";
+import type { UndecidedLine } from "./undecided";
 
 const EVIDENCE_ENGINES = ["human", "rule"] as const;
 
@@ -33,58 +33,36 @@ export interface TrainedModel {
   lines: Set<number>;
 }
 
-/** What the model reads of a line, as columns of side A. */
-const lineFacts = {
-  aId: aLines.id,
-  description: aLines.description,
-  merchantName: aLines.merchantName,
-  amountCents: aLines.amountCents,
-  accountId: aLines.accountId,
-};
+/** The engines whose decisions are evidence, as SQL. */
+const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
 
 /**
  * Current lines whose latest decision is evidence, as training examples; with `sinceSeq`,
  * only lines with evidence newer than it. (Conditions, not id lists: SQLite in a Durable
- * Object binds at most 100 variables per statement.)
+ * Object binds at most 100 variables per statement.) Raw SQL: it runs at every feed page.
  */
 export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example & { aId: number })[] {
-  const latestSeq = sql`(select max(d2.seq) from ${decisions} d2 where d2.a_id = ${aLines.id})`;
-  return db
-    .select({ ...lineFacts, category: decisions.category })
-    .from(aLines)
-    .innerJoin(decisions, eq(decisions.seq, latestSeq))
-    .where(
-      and(
+  const rows = db.all<LineFacts & { aId: number; category: string }>(sql`
+    SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
+      a.account_id AS accountId, d.category AS category
+    FROM a_lines a
+    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id)
+    WHERE d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
+      ${
         // Driven from the new decisions (a page's worth), not from every line of the books.
-        sinceSeq === undefined
-          ? undefined
-          : inArray(
-              aLines.id,
-              db
-                .select({ aId: decisions.aId })
-                .from(decisions)
-                .where(and(sql`${decisions.seq} > ${sinceSeq}`, inArray(decisions.engine, [...EVIDENCE_ENGINES]))),
-            ),
-        inArray(decisions.engine, [...EVIDENCE_ENGINES]),
-        isNotNull(decisions.category),
-        notExists(db.select({ id: lineEvents.id }).from(lineEvents).where(and(eq(lineEvents.aId, aLines.id), eq(lineEvents.kind, "superseded")))),
-      ),
-    )
-    .orderBy(aLines.id)
-    .all()
-    .map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category! }));
+        sinceSeq === undefined ? sql`` : sql`AND a.id IN (SELECT n.a_id FROM decisions n WHERE n.seq > ${sinceSeq} AND n.engine IN (${EVIDENCE}))`
+      }
+      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
+    ORDER BY a.id`);
+  return rows.map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category }));
 }
 
 function supersededCount(db: LedgerHandle): number {
-  return db.select({ n: sql<number>`count(*)` }).from(lineEvents).where(eq(lineEvents.kind, "superseded")).get()!.n;
+  return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM line_events WHERE kind = 'superseded'`).n;
 }
 
 function newestEvidence(db: LedgerHandle): number {
-  return db
-    .select({ last: sql<number>`coalesce(max(${decisions.seq}), 0)` })
-    .from(decisions)
-    .where(inArray(decisions.engine, [...EVIDENCE_ENGINES]))
-    .get()!.last;
+  return db.get<{ last: number }>(sql`SELECT coalesce(max(seq), 0) AS last FROM decisions WHERE engine IN (${EVIDENCE})`).last;
 }
 
 /** Trains from scratch on every example the ledger holds. */
@@ -105,44 +83,27 @@ export function trainFromLedger(db: LedgerHandle): TrainedModel {
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
   if (!trained || supersededCount(db) !== trained.superseded) return trainFromLedger(db);
-  const fresh = db
-    .select({ seq: decisions.seq, aId: decisions.aId })
-    .from(decisions)
-    .where(and(inArray(decisions.engine, [...EVIDENCE_ENGINES]), sql`${decisions.seq} > ${trained.throughSeq}`))
-    .all();
+  const fresh = db.all<{ seq: number; aId: number }>(
+    sql`SELECT seq, a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`,
+  );
   if (fresh.length === 0) return trained;
   const touched = [...new Set(fresh.map((d) => d.aId))];
   if (touched.some((aId) => trained.lines.has(aId))) return trainFromLedger(db);
-  for (const example of trainingExamples(db, trained.throughSeq)) {
-    trained.model.add({ features: example.features, category: example.category });
-    trained.lines.add(example.aId);
-  }
-  trained.throughSeq = Math.max(...fresh.map((d) => d.seq));
+  const examples = trainingExamples(db, trained.throughSeq);
+  trained.model.addAll(examples.map(({ features, category }) => ({ features, category })));
+  for (const example of examples) trained.lines.add(example.aId);
+  trained.throughSeq = fresh.reduce((newest, d) => Math.max(newest, d.seq), trained.throughSeq);
   return trained;
-}
-
-/**
- * The facts the model reads for each line nobody has decided: side-A lines in books or
- * pending (no line event: neither superseded nor retracted) with no decision at all.
- */
-export function undecidedFacts(db: LedgerHandle, newerThan = 0): (LineFacts & { aId: number })[] {
-  const about = (table: typeof decisions | typeof lineEvents) => db.select({ one: sql`1` }).from(table).where(sql`${table.aId} = ${aLines.id}`);
-  return db
-    .select(lineFacts)
-    .from(aLines)
-    .where(and(gt(aLines.id, newerThan), notExists(about(decisions)), notExists(about(lineEvents))))
-    .orderBy(aLines.id)
-    .all();
 }
 
 /**
  * Decides the undecided lines the model is sure of: confidence at or above the duh
  * band's floor. Below it a line is left for the tail. Returns how many it decided.
  */
-export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, newerThan = 0): number {
+export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
   if (model.size === 0) return 0;
   const decided: MachineDecision[] = [];
-  for (const line of undecidedFacts(tx, newerThan)) {
+  for (const line of lines) {
     const prediction = model.predict(featuresOf(line));
     if (!prediction || prediction.confidence < floor) continue;
     decided.push({

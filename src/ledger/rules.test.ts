@@ -1,7 +1,7 @@
 /** The rulebook's pure parts: match checks, matchers and the compiled rulebook. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileRulebook, decisionOrder, matcherOf, matchProblem, MAX_MATCHED_LENGTH } from "./rules";
+import { compileRulebook, decisionOrder, literalOf, matcherOf, matchProblem, MAX_MATCHED_LENGTH } from "./rules";
 
 const line = (description: string, amountCents = -100) => ({ aId: 1, description, amountCents });
 
@@ -37,10 +37,27 @@ describe("matcherOf", () => {
   });
 });
 
+describe("literalOf", () => {
+  it("reads a pattern of plain ASCII characters, escaped punctuation included, as its lowercased text", () => {
+    expect(literalOf("STARBUCKS")).toBe("starbucks");
+    expect(literalOf("ZOOM\\.US")).toBe("zoom.us");
+    expect(literalOf("PG\\&E #12")).toBe("pg&e #12");
+  });
+
+  it("refuses anything with a meaning beyond its characters, or beyond ASCII", () => {
+    for (const pattern of ["^stripe", "fee$", "zoom.us", "a|b", "(rent)", "[ab]", "x+", "x*", "x?", "x{2}", "\\d", "\\bfee", "\\1", "café", "\\"]) {
+      expect(literalOf(pattern), pattern).toBeNull();
+    }
+  });
+});
+
 describe("compileRulebook", () => {
   it("picks the rule a plain walk of the decision order would pick, for any rulebook and line", () => {
-    const words = ["stripe", "payout", "sysco", "coffee", "fee", "#12", "rent"];
-    const text = fc.array(fc.constantFrom(...words, " ", "  ", "STRIPE", "Coffee"), { maxLength: 5 }).map((parts) => parts.join(" "));
+    // Literal patterns take a substring search on ASCII text; the rest, and non-ASCII text
+    // (where case folding differs: the Kelvin sign lowercases to "k", "ſ" uppercases to "S"), the regex.
+    const words = ["stripe", "payout", "sysco", "coffee", "fee", "#12", "rent", "café", "CAFÉ", "\u212aey", "key", "ſtripe", "Tab\tx"];
+    const syntax = ["^stripe", "fee$", "c.ffee", "\\#12", "a\\.b", "(rent)", "caf[eé]", "\\d+", "x\\-y", "x-y", "a.b"];
+    const text = fc.array(fc.constantFrom(...words, ...syntax, " ", "  ", "STRIPE", "Coffee"), { maxLength: 5 }).map((parts) => parts.join(" "));
     const rule = fc.record({
       rule_key: fc.constantFrom("a", "b", "c", "d", "e", "f"),
       revision: fc.constant(1),

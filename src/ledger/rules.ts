@@ -7,13 +7,14 @@
  * side-A lines in books or pending with no decision fact at all, so a human judgement
  * (even one that put the line back in the queue) is never overridden.
  */
-import { and, desc, eq, gt, gte, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import { isSafePattern } from "redos-detector";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
-import { aLines, decisions, lineEvents, ruleRevisions } from "./schema";
+import { ruleRevisions } from "./schema";
+import { undecidedLines } from "./undecided";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
 export const MATCH_KINDS: readonly MatchKind[] = ["description_exact", "description_regex", "amount_sign"];
@@ -106,23 +107,59 @@ export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line
   }
 }
 
+/** Characters with a meaning in a pattern; a pattern without them (unescaped) is literal text. */
+const PATTERN_SYNTAX = /[\\^$.*+?()[\]{}|]/;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The text a pattern matches, lowercased, when the pattern is nothing but ASCII literal
+ * characters (punctuation may be escaped); otherwise null. For ASCII text, such a
+ * pattern with the `i` flag matches exactly where the lowercased text contains it.
+ */
+export function literalOf(pattern: string): string | null {
+  let text = "";
+  for (let i = 0; i < pattern.length; i++) {
+    let ch = pattern[i]!;
+    if (ch === "\\") {
+      ch = pattern[++i] ?? "";
+      if (!/^[!-\/:-@[-`{-~]$/.test(ch)) return null; // an escape other than of punctuation means something
+    } else if (PATTERN_SYNTAX.test(ch) || ch.charCodeAt(0) > 0x7f) {
+      return null;
+    }
+    text += ch;
+  }
+  return text.toLowerCase();
+}
+
+/** A line's description as the patterns read it: clipped, and lowercased when it is ASCII. */
+interface MatchedText {
+  clipped: string;
+  /** Null when the text is not ASCII: literal patterns then fall back to their regex. */
+  lowered: string | null;
+}
+
 /**
  * The live rulebook compiled once for a run: the rule that decides a line, as
  * `decisionOrder(rules).find(matches)` would find it, but with every exact description in
- * one hash (the line's description folded once) and the patterns and signs tested in
- * decision order only until the exact hit's place.
+ * one hash (the line's description folded once), literal patterns as a substring search
+ * of the lowercased text, and the patterns and signs tested in decision order only until
+ * the exact hit's place.
  */
 export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | undefined {
   const ordered = decisionOrder(rules);
   const exact = new Map<string, number>();
-  const others: { at: number; test: (line: Candidate, clipped: string) => boolean }[] = [];
+  const others: { at: number; test: (line: Candidate, text: MatchedText) => boolean }[] = [];
   ordered.forEach((rule, at) => {
     if (rule.match_kind === "description_exact") {
       const wanted = foldDescription(rule.match_value);
       if (!exact.has(wanted)) exact.set(wanted, at);
     } else if (rule.match_kind === "description_regex") {
       const pattern = new RegExp(rule.match_value, "i");
-      others.push({ at, test: (_line, clipped) => pattern.test(clipped) });
+      const literal = literalOf(rule.match_value);
+      others.push({
+        at,
+        test: literal === null ? (_line, text) => pattern.test(text.clipped) : (_line, text) => (text.lowered === null ? pattern.test(text.clipped) : text.lowered.includes(literal)),
+      });
     } else {
       const matches = matcherOf(rule);
       others.push({ at, test: (line) => matches(line) });
@@ -131,9 +168,10 @@ export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | unde
   return (line) => {
     const exactAt = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
     const clipped = line.description.slice(0, MAX_MATCHED_LENGTH);
+    const text: MatchedText = { clipped, lowered: ASCII.test(clipped) ? clipped.toLowerCase() : null };
     for (const other of others) {
       if (other.at > exactAt) break;
-      if (other.test(line, clipped)) return ordered[other.at];
+      if (other.test(line, text)) return ordered[other.at];
     }
     return exactAt === Infinity ? undefined : ordered[exactAt];
   };
@@ -210,23 +248,6 @@ export function appendRevision(
 
 // --- deciding lines ---
 
-/** Side-A lines in books or pending that no decision has touched (on the face, if given; after line `newerThan`, if given). */
-export function undecidedLines(db: LedgerHandle, face: Face | null, newerThan = 0): Candidate[] {
-  return db
-    .select({ aId: aLines.id, description: aLines.description, amountCents: aLines.amountCents })
-    .from(aLines)
-    .where(
-      and(
-        gt(aLines.id, newerThan),
-        face?.effectiveFrom ? gte(aLines.postedOn, face.effectiveFrom) : undefined,
-        sql`not exists (select 1 from ${lineEvents} e where e.a_id = ${aLines.id})`,
-        sql`not exists (select 1 from ${decisions} d where d.a_id = ${aLines.id})`,
-      ),
-    )
-    .orderBy(aLines.id)
-    .all();
-}
-
 /** Each line's decision by the first live rule that matches it (none for a line no rule matches). */
 export function ruleDecisions(lines: Candidate[], rules: Rule[]): MachineDecision[] {
   const decide = compileRulebook(rules);
@@ -255,7 +276,7 @@ const RUN_TRANSACTION = 2_000;
  * short leaves each appended decision whole; the next run decides the rest.
  */
 export function runRules(db: LedgerDb, face: Face | null, at: string): number {
-  const decided = ruleDecisions(undecidedLines(db, face), standingRules(db));
+  const decided = ruleDecisions(undecidedLines(db, { postedFrom: face?.effectiveFrom }), standingRules(db));
   for (let from = 0; from < decided.length; from += RUN_TRANSACTION) {
     db.transaction((tx) => appendMachineDecisions(tx, decided.slice(from, from + RUN_TRANSACTION), at));
   }
@@ -270,7 +291,7 @@ export function createRule(db: LedgerDb, input: RuleInput, actor: string, at: st
   return db.transaction((tx) => {
     const rule = appendRevision(tx, fromInput(input, null), actor, at);
     const matches = matcherOf(rule);
-    const decided = decideByRules(tx, undecidedLines(tx, face).filter(matches), standingRules(tx), at);
+    const decided = decideByRules(tx, undecidedLines(tx, { postedFrom: face?.effectiveFrom }).filter(matches), standingRules(tx), at);
     return { rule, decided };
   });
 }

@@ -7,7 +7,7 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { taxonomy } from "./categories";
 import type { LedgerDb, LedgerHandle } from "./db";
-import { undecidedFacts } from "./local-model";
+import { undecidedLines } from "./undecided";
 import { decisions, tailAsks } from "./schema";
 
 export interface TailLineFacts {
@@ -20,7 +20,7 @@ export interface TailLineFacts {
 /** Lines nobody has decided and the tail has never been asked about, oldest first. */
 export function tailCandidates(db: LedgerHandle, limit: number): TailLineFacts[] {
   const asked = new Set(db.select({ aId: tailAsks.aId }).from(tailAsks).all().map((r) => r.aId));
-  return undecidedFacts(db)
+  return undecidedLines(db)
     .filter((l) => !asked.has(l.aId))
     .sort((a, b) => a.aId - b.aId)
     .slice(0, limit)

@@ -13,6 +13,7 @@ import * as categories from "./categories";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
+import { undecidedLines } from "./undecided";
 import { runFloorRead, type FloorArgs, type FloorRead } from "./floor";
 import { brokenInvariants } from "./invariants";
 import { auditorView } from "./auditor";
@@ -27,7 +28,6 @@ import * as parity from "./parity";
 import * as pnl from "./pnl";
 import * as rules from "./rules";
 import * as tail from "./tail";
-import * as schema from "./schema";
 import * as sync from "./sync";
 
 export class TenantLedger extends DurableObject<Env> {
@@ -35,7 +35,7 @@ export class TenantLedger extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = drizzle(ctx.storage, { schema });
+    this.db = drizzle(ctx.storage);
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
     });
@@ -229,7 +229,7 @@ export class TenantLedger extends DurableObject<Env> {
     const newerThan = books.newestLineId(this.db);
     const outcome = applyFeedPage(this.db, connectionId, page, at);
     if (outcome.replayed) return { ...outcome, decidedByRules: 0, decidedByModel: 0 };
-    const decidedByRules = this.db.transaction((tx) => rules.decideByRules(tx, rules.undecidedLines(tx, null, newerThan), rules.standingRules(tx), at));
+    const decidedByRules = this.db.transaction((tx) => rules.decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at));
     return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at, newerThan) };
   }
 
@@ -250,10 +250,14 @@ export class TenantLedger extends DurableObject<Env> {
   /** The model trained on the ledger's evidence, kept while the evidence is unchanged. */
   private trained: localModel.TrainedModel | undefined;
 
+  /** The model decides a page's lines the rules left; it learns what is new only when there are some. */
   private decideByModel(at: string, newerThan: number): number {
-    this.trained = localModel.currentModel(this.db, this.trained);
-    const model = this.trained.model;
-    return this.db.transaction((tx) => localModel.decideByModel(tx, model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, newerThan));
+    return this.db.transaction((tx) => {
+      const lines = undecidedLines(tx, { newerThan });
+      if (lines.length === 0) return 0;
+      this.trained = localModel.currentModel(tx, this.trained);
+      return localModel.decideByModel(tx, this.trained.model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, lines);
+    });
   }
   modelVersion() {
     this.trained = localModel.currentModel(this.db, this.trained);

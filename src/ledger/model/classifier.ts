@@ -3,8 +3,8 @@
  * with an exact merchant-key vote that decides when the key's history is consistent.
  * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
  *
- * Training is incremental (`add`); the calibration is refitted whenever the training set
- * has grown by a quarter since the last fit, or at every add while it is small.
+ * Training is incremental (`add`, `addAll`); the calibration is refitted when a prediction
+ * finds the training set grown by a quarter since the last fit (or changed at all while it is small).
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 
@@ -104,8 +104,7 @@ export class LocalModel {
 
   static train(examples: Example[]): LocalModel {
     const model = new LocalModel();
-    for (const e of examples) model.learn(e);
-    model.recalibrate();
+    model.addAll(examples);
     return model;
   }
 
@@ -119,13 +118,24 @@ export class LocalModel {
   }
 
   add(example: Example): void {
-    this.learn(example);
-    if (this.size <= SMALL || this.size >= this.calibratedAt * 1.25) this.recalibrate();
+    this.addAll([example]);
+  }
+
+  /** Learns a batch (a feed page's new evidence). */
+  addAll(examples: readonly Example[]): void {
+    for (const example of examples) this.learn(example);
   }
 
   predict(features: string[]): Prediction | null {
+    // The calibration is refitted when a prediction needs it, so learning costs no refits
+    // while nothing is asked (a sync whose rules decide every line).
+    if (this.calibrationIsStale()) this.recalibrate();
     const raw = this.counts.score(features);
     return raw ? { category: raw.category, confidence: calibrate(this.calibration[raw.path], raw.score) } : null;
+  }
+
+  private calibrationIsStale(): boolean {
+    return this.size !== this.calibratedAt && (this.size <= SMALL || this.size >= this.calibratedAt * 1.25);
   }
 
   private learn(example: Example): void {

@@ -83,6 +83,20 @@ describe("LocalModel", () => {
     expect(LocalModel.train([...history].reverse()).version).toBe(before);
   });
 
+  it("learns a batch as it learns the same examples one by one", () => {
+    const batch = Array.from({ length: 6 }, (_, i) => example(`ZOOM.US ${900 + i}`, "Software"));
+    const oneByOne = LocalModel.train(history);
+    for (const e of batch) oneByOne.add(e);
+    const together = LocalModel.train(history);
+    together.addAll(batch);
+    expect(together.size).toBe(oneByOne.size);
+    expect(together.version).toBe(oneByOne.version);
+    expect(together.version).toBe(LocalModel.train([...batch, ...history]).version);
+    expect(together.predict(example("ZOOM.US 999", "?").features)!.category).toBe("Software");
+    together.addAll([]);
+    expect(together.version).toBe(oneByOne.version);
+  });
+
   it("lowers its confidence when a merchant's history is split", () => {
     const split = [...history, ...Array.from({ length: 6 }, (_, i) => example(`BLUE BOTTLE COFFEE #${50 + i}`, "Office"))];
     const model = LocalModel.train(split);
