@@ -10,6 +10,7 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmGrant } from "../src/auth/grants";
 import { startSession } from "../src/auth/sessions";
+import { findTenant } from "../src/auth/tenants";
 import { mintToken, revokeToken, verifyToken } from "../src/auth/tokens";
 import { endpoints } from "../src/endpoints/index";
 import { api, BASE, concretePath, createTenant, grantAuditor, outbox, ro, rw, session, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
@@ -166,6 +167,16 @@ describe("every endpoint's credential rule", () => {
       kid,
       actor: `token:${t.tenant}:${kid}`,
     });
+  });
+
+  it("reads a token with its whole tenant record, as the tenant reads on its own", async () => {
+    const token = await verifyToken(env.INDEX_DB, t.tokens.read_only, new Date());
+    expect(token?.tenant).toEqual(await findTenant(env.INDEX_DB, t.tenant));
+    expect(token).toMatchObject({ tenantId: t.tenant, scope: "read_only", revokedAt: null });
+    expect(typeof token?.tenant.smsEnabled).toBe("boolean");
+    // The right key id with another secret is no token.
+    const [prefix, kid] = t.tokens.read_only.split(".");
+    expect(await verifyToken(env.INDEX_DB, `${prefix}.${kid}.${"A".repeat(43)}`, new Date())).toBeUndefined();
   });
 
   it("refuses an expired token and an expired session", async () => {

@@ -4,8 +4,9 @@
  */
 import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accessTokens, tenants } from "../index-db/schema";
+import { accessTokens } from "../index-db/schema";
 import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
+import type { TenantRecord } from "./tenants";
 
 export const TOKEN_LIFETIME_DAYS = 365;
 /** A personal access token's scope; `auditor` is a grant token's (minted by a grant confirm). */
@@ -62,6 +63,45 @@ export async function revokeToken(d1: D1Database, tenantId: string, kid: string,
   return revoked.length > 0;
 }
 
+/** A token's columns, then its tenant's, in the order the per-request read lists them. */
+const TOKEN_COLUMNS = ["kid", "tenant_id", "label", "scope", "secret_hash", "created_at", "expires_at", "revoked_at"] as const;
+const TENANT_COLUMNS = ["id", "tier", "visible_from", "phone", "sms_enabled", "password_salt", "password_hash", "password_iterations", "created_at"] as const;
+/**
+ * The token and its tenant in one read, as one raw statement: every authenticated request
+ * makes it, and building it through drizzle cost more CPU than the read itself (about
+ * 2 ms a request under the CPU profiler; docs/performance.md).
+ */
+const TOKEN_WITH_TENANT = `SELECT ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(", ")}, ${TENANT_COLUMNS.map((c) => `n.${c}`).join(", ")}
+  FROM access_tokens t JOIN tenants n ON n.id = t.tenant_id WHERE t.kid = ?`;
+
+type TokenRecord = typeof accessTokens.$inferSelect;
+
+function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecord } {
+  const [kid, tenantId, label, scope, secretHash, createdAt, expiresAt, revokedAt, ...tenant] = values as [string, string, string, TokenScope, string, string, string, string | null, ...unknown[]];
+  const [id, tier, visibleFrom, phone, smsEnabled, passwordSalt, passwordHash, passwordIterations, tenantCreatedAt] = tenant;
+  return {
+    kid,
+    tenantId,
+    label,
+    scope,
+    secretHash,
+    createdAt,
+    expiresAt,
+    revokedAt,
+    tenant: {
+      id: id as string,
+      tier: tier as TenantRecord["tier"],
+      visibleFrom: visibleFrom as string | null,
+      phone: phone as string,
+      smsEnabled: smsEnabled === 1,
+      passwordSalt: passwordSalt as string,
+      passwordHash: passwordHash as string,
+      passwordIterations: passwordIterations as number,
+      createdAt: tenantCreatedAt as string,
+    },
+  };
+}
+
 /**
  * The token a bearer value names, or undefined for anything this surface refuses. A
  * personal token must be live; a grant token is returned whatever its age, because its
@@ -71,16 +111,10 @@ export async function verifyToken(d1: D1Database, presented: string, now: Date) 
   const match = /^lat\.([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/.exec(presented);
   if (!match) return undefined;
   const [, kid, secret] = match as unknown as [string, string, string];
-  // The token and its tenant in one read: every authenticated request makes it.
-  const row = await drizzle(d1)
-    .select({ token: accessTokens, tenant: tenants })
-    .from(accessTokens)
-    .innerJoin(tenants, eq(tenants.id, accessTokens.tenantId))
-    .where(eq(accessTokens.kid, kid))
-    .get();
+  const [values] = await d1.prepare(TOKEN_WITH_TENANT).bind(kid).raw();
   const presentedHash = await sha256Hex(secret);
-  if (!row || !constantTimeEqual(presentedHash, row.token.secretHash)) return undefined;
-  const token = { ...row.token, tenant: row.tenant };
+  const token = values ? tokenWithTenant(values) : undefined;
+  if (!token || !constantTimeEqual(presentedHash, token.secretHash)) return undefined;
   if (token.scope === "auditor") return token;
   if (token.revokedAt !== null || Date.parse(token.expiresAt) <= now.getTime()) return undefined;
   return token;
