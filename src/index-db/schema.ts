@@ -69,7 +69,8 @@ export const sandboxBankChanges = sqliteTable(
     payload: text("payload").notNull(),
     queuedAt: text("queued_at").notNull(),
   },
-  (t) => [index("sandbox_bank_changes_tenant").on(t.tenantId, t.seq)],
+  // Every page also carries the accounts known so far: found by kind, not by reading every change before it.
+  (t) => [index("sandbox_bank_changes_tenant").on(t.tenantId, t.seq), index("sandbox_bank_changes_kind").on(t.tenantId, t.kind, t.seq)],
 );
 
 /** The cost meter: one row per tenant and calendar month (America/Chicago). */

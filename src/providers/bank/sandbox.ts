@@ -42,7 +42,7 @@ export class SandboxBank implements BankProvider {
   async syncPage(cursor: string): Promise<FeedPage> {
     const after = cursor === "" ? 0 : Number(cursor);
     const rows = await this.db
-      .select()
+      .select({ seq: sandboxBankChanges.seq, kind: sandboxBankChanges.kind, payload: sandboxBankChanges.payload })
       .from(sandboxBankChanges)
       .where(and(eq(sandboxBankChanges.tenantId, this.tenantId), gt(sandboxBankChanges.seq, after)))
       .orderBy(asc(sandboxBankChanges.seq))

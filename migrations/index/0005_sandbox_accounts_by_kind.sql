@@ -1,0 +1,1 @@
+CREATE INDEX `sandbox_bank_changes_kind` ON `sandbox_bank_changes` (`tenant_id`,`kind`,`seq`);
