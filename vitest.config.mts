@@ -21,6 +21,10 @@ export default defineConfig(async () => {
           },
           // A D1 database no migration has touched: reading the index from it fails, as an outage would.
           d1Databases: { UNMIGRATED_DB: "unmigrated-index" },
+          // The service delivers sync requests at once (wrangler.toml). Tests that deliver a
+          // request themselves, to prove a second delivery finds it over, need the real queue's
+          // own delivery to come after theirs: here the queue waits a second, as it once did.
+          queueConsumers: { "sync-requests": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 } },
         },
       }),
     ],
