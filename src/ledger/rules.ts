@@ -11,6 +11,7 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import { isSafePattern } from "redos-detector";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
+import { LiteralRanks } from "./literal-ranks";
 import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { ruleRevisions } from "./schema";
@@ -131,24 +132,20 @@ export function literalOf(pattern: string): string | null {
   return text.toLowerCase();
 }
 
-/** A line's description as the patterns read it: clipped, and lowercased when it is ASCII. */
-interface MatchedText {
-  clipped: string;
-  /** Null when the text is not ASCII: literal patterns then fall back to their regex. */
-  lowered: string | null;
-}
-
 /**
  * The live rulebook compiled once for a run: the rule that decides a line, as
  * `decisionOrder(rules).find(matches)` would find it, but with every exact description in
- * one hash (the line's description folded once), literal patterns as a substring search
- * of the lowercased text, and the patterns and signs tested in decision order only until
- * the exact hit's place.
+ * one hash (the line's description folded once), every literal pattern in one automaton
+ * (a single pass over the lowercased text), and the other patterns and the signs tested
+ * in decision order only until the best hit so far.
  */
 export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | undefined {
   const ordered = decisionOrder(rules);
   const exact = new Map<string, number>();
-  const others: { at: number; test: (line: Candidate, text: MatchedText) => boolean }[] = [];
+  const literals = new LiteralRanks();
+  // A literal pattern reads non-ASCII text through its regex: case folding differs there.
+  const literalPatterns: { at: number; pattern: RegExp }[] = [];
+  const others: { at: number; test: (line: Candidate, clipped: string) => boolean }[] = [];
   ordered.forEach((rule, at) => {
     if (rule.match_kind === "description_exact") {
       const wanted = foldDescription(rule.match_value);
@@ -156,24 +153,29 @@ export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | unde
     } else if (rule.match_kind === "description_regex") {
       const pattern = new RegExp(rule.match_value, "i");
       const literal = literalOf(rule.match_value);
-      others.push({
-        at,
-        test: literal === null ? (_line, text) => pattern.test(text.clipped) : (_line, text) => (text.lowered === null ? pattern.test(text.clipped) : text.lowered.includes(literal)),
-      });
+      if (literal === null) {
+        others.push({ at, test: (_line, clipped) => pattern.test(clipped) });
+      } else {
+        literals.add(literal, at);
+        literalPatterns.push({ at, pattern });
+      }
     } else {
       const matches = matcherOf(rule);
       others.push({ at, test: (line) => matches(line) });
     }
   });
   return (line) => {
-    const exactAt = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
+    let best = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
     const clipped = line.description.slice(0, MAX_MATCHED_LENGTH);
-    const text: MatchedText = { clipped, lowered: ASCII.test(clipped) ? clipped.toLowerCase() : null };
-    for (const other of others) {
-      if (other.at > exactAt) break;
-      if (other.test(line, text)) return ordered[other.at];
+    if (literalPatterns.length > 0) {
+      if (ASCII.test(clipped)) best = Math.min(best, literals.smallestIn(clipped.toLowerCase()));
+      else best = Math.min(best, literalPatterns.find((l) => l.at < best && l.pattern.test(clipped))?.at ?? Infinity);
     }
-    return exactAt === Infinity ? undefined : ordered[exactAt];
+    for (const other of others) {
+      if (other.at > best) break;
+      if (other.test(line, clipped)) return ordered[other.at];
+    }
+    return best === Infinity ? undefined : ordered[best];
   };
 }
 
