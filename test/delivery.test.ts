@@ -3,7 +3,6 @@
  * retried, ends with the same ledger as one clean run.
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import worker from "../src/worker";
 import { SandboxBank } from "../src/providers/bank/sandbox";
@@ -63,7 +62,7 @@ describe("at-least-once delivery", () => {
     const requestId = await recordRequest(t);
 
     // The real sandbox bank, behind a connection that drops on the third page once.
-    const bank = new SandboxBank(drizzle(env.INDEX_DB), t.tenant, 3);
+    const bank = new SandboxBank(env.INDEX_DB, t.tenant, 3);
     let calls = 0;
     const flaky: BankProvider = {
       async syncPage(cursor) {

@@ -7,7 +7,6 @@
  * evicted by the test" and the watcher "sync watcher fault": expected here.)
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider, type FeedPage } from "../src/providers/bank/types";
@@ -73,7 +72,7 @@ async function cleanBooks() {
   const clean = await createTenant();
   await deliverHistory(clean);
   const requestId = await recordRequest(clean);
-  await runUntilDone(clean, requestId, () => new SandboxBank(drizzle(env.INDEX_DB), clean.tenant, PAGE_SIZE));
+  await runUntilDone(clean, requestId, () => new SandboxBank(env.INDEX_DB, clean.tenant, PAGE_SIZE));
   return books(clean);
 }
 
@@ -88,7 +87,7 @@ describe("a watcher killed after each page in turn", () => {
         const requestId = await recordRequest(t);
         let firstDelivery = true;
         const provider = (): BankProvider => {
-          const bank = new SandboxBank(drizzle(env.INDEX_DB), t.tenant, PAGE_SIZE);
+          const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
           const faulty = firstDelivery;
           firstDelivery = false;
           let served = 0;
@@ -117,7 +116,7 @@ describe("a provider that repeats itself", () => {
     const t = await createTenant();
     await deliverHistory(t);
     const requestId = await recordRequest(t);
-    const bank = new SandboxBank(drizzle(env.INDEX_DB), t.tenant, PAGE_SIZE);
+    const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
     let previous: FeedPage | undefined;
     let calls = 0;
     const stuttering: BankProvider = {
@@ -137,14 +136,14 @@ describe("a provider that repeats itself", () => {
     const t = await createTenant();
     await deliverHistory(t);
     const first = await recordRequest(t);
-    await runUntilDone(t, first, () => new SandboxBank(drizzle(env.INDEX_DB), t.tenant, PAGE_SIZE));
+    await runUntilDone(t, first, () => new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE));
     const before = await books(t);
     // The provider lost its place: it pages again from the beginning, whatever cursor it is given.
     const second = await recordRequest(t);
     let reset = false;
     const forgetful = (): BankProvider => {
       // Its pages are cut differently this time, so none of them is a replay of one applied.
-      const bank = new SandboxBank(drizzle(env.INDEX_DB), t.tenant, PAGE_SIZE + 1);
+      const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE + 1);
       return {
         syncPage(cursor) {
           const from = reset ? cursor : "";
@@ -177,7 +176,7 @@ describe("a tenant object restarted between any two writes", () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: Array.from({ length: 6 }, (_, i) => txn(`w${i}`, { amount: i + 1, name: i % 2 ? "COFFEE" : "MYSTERY" })) });
     const requestId = await recordRequest(t);
-    await runUntilDone(t, requestId, () => new SandboxBank(drizzle(env.INDEX_DB), t.tenant, PAGE_SIZE));
+    await runUntilDone(t, requestId, () => new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE));
     const ids: number[] = (await api(rw(t), "/api/v1/transactions")).body.rows.map((r: any) => r.src_id);
     const writes: [string, unknown, (body: any) => Promise<void>][] = [
       ["/api/v1/categorize", { side: "A", src_id: ids[0], category: "Meals" }, async () => expect((await api(rw(t), `/api/v1/transactions/A/${ids[0]}`)).body.row.category).toBe("Meals")],

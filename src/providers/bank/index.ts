@@ -1,4 +1,3 @@
-import { drizzle } from "drizzle-orm/d1";
 import type { Env } from "../../env";
 import { AggregatorBank } from "./aggregator";
 import { SandboxBank } from "./sandbox";
@@ -12,7 +11,7 @@ export interface ConnectionRef {
 /** The provider behind a tenant's connection, configured from the deployment. */
 export function bankFor(env: Env, tenantId: string, connection: ConnectionRef): BankProvider {
   if (connection.provider === "sandbox") {
-    return new SandboxBank(drizzle(env.INDEX_DB), tenantId, Number(env.SANDBOX_BANK_PAGE_SIZE) || 100);
+    return new SandboxBank(env.INDEX_DB, tenantId, Number(env.SANDBOX_BANK_PAGE_SIZE) || 100);
   }
   if (!env.AGGREGATOR_CLIENT_ID || !env.AGGREGATOR_SECRET) {
     throw new BankProviderError("the deployment holds no aggregator credentials (AGGREGATOR_CLIENT_ID, AGGREGATOR_SECRET)", false);

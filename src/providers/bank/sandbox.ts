@@ -3,7 +3,6 @@
  * `POST /sandbox/tenants/{tenant}/bank` wait in D1 and are served by the same
  * incremental-sync contract as the aggregator; the cursor is the last change's seq.
  */
-import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { sandboxBankChanges } from "../../index-db/schema";
 import type { BankProvider, FeedPage, ProviderAccount, ProviderTransaction } from "./types";
@@ -34,46 +33,47 @@ export async function queueSandboxChanges(db: IndexDb, tenantId: string, changes
 
 export class SandboxBank implements BankProvider {
   constructor(
-    private readonly db: IndexDb,
+    private readonly d1: D1Database,
     private readonly tenantId: string,
     private readonly pageSize: number,
   ) {}
 
+  /**
+   * One page in one round trip of three statements: its changes concatenated per kind (a
+   * row a kind rather than a row a change, which costs the local D1 a third less per page;
+   * locally the bank shares the service's one thread), whether more follow, and the
+   * accounts known by the page's end.
+   */
   async syncPage(cursor: string): Promise<FeedPage> {
     const after = cursor === "" ? 0 : Number(cursor);
-    const rows = await this.db
-      .select({ seq: sandboxBankChanges.seq, kind: sandboxBankChanges.kind, payload: sandboxBankChanges.payload })
-      .from(sandboxBankChanges)
-      .where(and(eq(sandboxBankChanges.tenantId, this.tenantId), gt(sandboxBankChanges.seq, after)))
-      .orderBy(asc(sandboxBankChanges.seq))
-      .limit(this.pageSize + 1);
-    const page = rows.slice(0, this.pageSize);
-    const last = page.at(-1)?.seq ?? after;
-    const of = (kind: string) => page.filter((r) => r.kind === kind).map((r) => JSON.parse(r.payload));
+    const d1 = this.d1;
+    const page = "SELECT seq, kind, payload FROM sandbox_bank_changes WHERE tenant_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3";
+    const end = `coalesce((SELECT max(seq) FROM (${page})), ?2)`;
+    const [kindRows, moreRows, accountRows] = await d1.batch([
+      d1.prepare(`SELECT kind, '[' || group_concat(payload, ',' ORDER BY seq) || ']' AS payloads, max(seq) AS last FROM (${page}) GROUP BY kind`).bind(this.tenantId, after, this.pageSize),
+      d1.prepare(`SELECT EXISTS (SELECT 1 FROM sandbox_bank_changes WHERE tenant_id = ?1 AND seq > ${end}) AS more`).bind(this.tenantId, after, this.pageSize),
+      d1.prepare(`SELECT payload FROM sandbox_bank_changes WHERE tenant_id = ?1 AND kind = 'account' AND seq <= ${end} ORDER BY seq`).bind(this.tenantId, after, this.pageSize),
+    ]);
+    const kinds = kindRows!.results as { kind: string; payloads: string; last: number }[];
+    const more = (moreRows!.results as { more: number }[])[0];
+    const accounts = accountRows!.results as { payload: string }[];
+    const of = (kind: string) => JSON.parse(kinds.find((k) => k.kind === kind)?.payloads ?? "[]");
+    const last = Math.max(after, ...kinds.map((k) => k.last));
+    // Like the aggregator, every page carries the accounts known so far (the newest record of each).
+    const latest = new Map<string, ProviderAccount>();
+    for (const { payload } of accounts) {
+      const account = JSON.parse(payload) as ProviderAccount;
+      latest.set(account.account_id, account);
+    }
     return {
       cursorBefore: cursor,
-      nextCursor: page.length === 0 ? cursor : String(last),
-      hasMore: rows.length > this.pageSize,
-      accounts: await this.accountsUpTo(last),
+      nextCursor: kinds.length === 0 ? cursor : String(last),
+      hasMore: more?.more === 1,
+      accounts: [...latest.values()],
       added: of("added"),
       modified: of("modified"),
       removed: of("removed"),
     };
-  }
-
-  /** Like the aggregator, every page carries the accounts known so far. */
-  private async accountsUpTo(seq: number): Promise<ProviderAccount[]> {
-    const rows = await this.db
-      .select({ payload: sandboxBankChanges.payload })
-      .from(sandboxBankChanges)
-      .where(and(eq(sandboxBankChanges.tenantId, this.tenantId), eq(sandboxBankChanges.kind, "account"), lte(sandboxBankChanges.seq, seq)))
-      .orderBy(asc(sandboxBankChanges.seq));
-    const latest = new Map<string, ProviderAccount>();
-    for (const r of rows) {
-      const account = JSON.parse(r.payload) as ProviderAccount;
-      latest.set(account.account_id, account);
-    }
-    return [...latest.values()];
   }
 }
 
