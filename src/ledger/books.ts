@@ -286,11 +286,6 @@ export function booksSummary(db: LedgerDb, face: Face) {
   };
 }
 
-/** The id of the newest side-A line (0 for none): lines after it are newer. */
-export function newestLineId(db: LedgerHandle): number {
-  return db.select({ id: sql<number | null>`max(${aLines.id})` }).from(aLines).get()?.id ?? 0;
-}
-
 /** Every row of the vault, side A and side B, whatever the face: relation C has one row per line. */
 export function vaultRows(db: LedgerHandle): number {
   return db.select({ n: sql<number>`coalesce(sum(${cTotals.lines}), 0)` }).from(cTotals).get()!.n;

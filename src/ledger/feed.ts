@@ -7,7 +7,9 @@
  * - `removed`: the current line is retracted;
  * - a transaction id arriving again as `added`: a side-B twin (archived).
  * A superseded line's human judgement follows it to its successor.
- * A page is applied in one transaction, keyed by its cursor pair, so a replay is a no-op.
+ * A page is applied in one transaction, keyed by its cursor pair, so a replay is a no-op;
+ * its new lines are decided (rules, then the local model) in the same transaction, so a
+ * page never lands without the decisions made of it.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
@@ -42,7 +44,10 @@ export function currentCursor(db: LedgerDb, connectionId: number): string {
   return last?.cursor ?? "";
 }
 
-export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage, at: string): PageOutcome {
+/** Decides a page's new lines (those after `newerThan`) inside the page's transaction: the rules, then the local model. */
+export type DecidePage = (tx: LedgerTx, newerThan: number) => void;
+
+export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage, at: string, decide?: DecidePage): PageOutcome {
   const hasChanges = page.added.length + page.modified.length + page.removed.length + page.accounts.length > 0;
   if (!hasChanges && page.nextCursor === page.cursorBefore) return { ...NO_CHANGES, replayed: false };
 
@@ -60,6 +65,7 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
       .get();
     if (seen) return { ...NO_CHANGES, replayed: true };
 
+    const newerThan = newestLineId(tx);
     const pageId = tx
       .insert(feedPages)
       .values({ connectionId, cursorBefore: page.cursorBefore, cursorAfter: page.nextCursor, appliedAt: at })
@@ -111,8 +117,14 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
     for (const { transaction_id } of page.removed) {
       if (retract(tx, transaction_id, pageId, at)) counts.removed++;
     }
+    decide?.(tx, newerThan);
     return { ...counts, replayed: false };
   });
+}
+
+/** The id of the newest side-A line (0 for none): a page's new lines come after it. */
+function newestLineId(tx: LedgerTx): number {
+  return tx.get<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM a_lines`).id;
 }
 
 /** The newest side-A line for a provider transaction id: the one a change applies to. */

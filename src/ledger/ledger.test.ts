@@ -124,6 +124,32 @@ describe("applying feed pages", () => {
     });
   });
 
+  it("decides a page's new lines in the page's transaction: a page lands with its decisions or not at all", async () => {
+    await runInDurableObject(ledger("page-and-decisions"), (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page("", "c1", { added: [line("a")] }), AT);
+      let offered = -1;
+      const second = page("c1", "c2", { added: [line("b"), line("c")] });
+      expect(() =>
+        applyFeedPage(db, connection, second, AT, (tx, newerThan) => {
+          offered = newerThan;
+          recordHumanJudgement(tx, newerThan + 1, "Meals", "human:page", AT);
+          throw new Error("the deciding failed");
+        }),
+      ).toThrow("the deciding failed");
+      // Only the lines after the first page were offered; the failure took the page back whole.
+      expect(offered).toBe(1);
+      expect(booksSummary(db, face)).toMatchObject({ lines: 1 });
+      expect(latestDecision(db, 2)).toBeUndefined();
+      // The bank serves the page again, and this time it lands with its decision.
+      applyFeedPage(db, connection, second, AT, (tx, newerThan) => recordHumanJudgement(tx, newerThan + 1, "Meals", "human:page", AT));
+      expect(booksSummary(db, face)).toMatchObject({ lines: 3 });
+      expect(latestDecision(db, 2)?.category).toBe("Meals");
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, words: 0 });
+    });
+  });
+
   it("carries a human judgement to the successor of a modified line, and a later one along the chain", async () => {
     await runInDurableObject(ledger("carry"), (instance: TenantLedger) => {
       const db = instance.db;

@@ -10,7 +10,7 @@ import type { Env } from "../env";
 import type { FeedPage } from "../providers/bank/types";
 import * as books from "./books";
 import * as categories from "./categories";
-import type { LedgerDb } from "./db";
+import type { LedgerDb, LedgerTx } from "./db";
 import type { Face } from "./face";
 import { applyFeedPage } from "./feed";
 import { undecidedLines } from "./undecided";
@@ -219,18 +219,27 @@ export class TenantLedger extends DurableObject<Env> {
     return sync.planSyncRun(this.db, requestId);
   }
   /**
-   * Applies one page of the feed; then the rulebook, then the local model decide the
-   * page's new lines that nobody has (the tail comes after, from the watcher). Only the
-   * page's lines: earlier lines were offered to both when they arrived, so a page costs
-   * what it carries, not what the vault holds.
+   * Applies one page of the feed and, in the same transaction, the rulebook then the local
+   * model decide the page's new lines that nobody has (the tail comes after, from the
+   * watcher): a page never lands without its decisions. Only the page's lines: earlier
+   * lines were offered to both when they arrived, so a page costs what it carries, not
+   * what the vault holds.
    */
   applyFeedPage(connectionId: number, page: FeedPage) {
     const at = new Date().toISOString();
-    const newerThan = books.newestLineId(this.db);
-    const outcome = applyFeedPage(this.db, connectionId, page, at);
-    if (outcome.replayed) return { ...outcome, decidedByRules: 0, decidedByModel: 0 };
-    const decidedByRules = this.db.transaction((tx) => rules.decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at));
-    return { ...outcome, decidedByRules, decidedByModel: this.decideByModel(at, newerThan) };
+    let decidedByRules = 0;
+    let decidedByModel = 0;
+    try {
+      const outcome = applyFeedPage(this.db, connectionId, page, at, (tx, newerThan) => {
+        decidedByRules = rules.decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at);
+        decidedByModel = this.decideByModel(tx, at, newerThan);
+      });
+      return { ...outcome, decidedByRules, decidedByModel };
+    } catch (error) {
+      // The model may have learnt from this page's rule decisions, which are rolled back.
+      this.trained = undefined;
+      throw error;
+    }
   }
 
   // --- reports ---
@@ -251,13 +260,11 @@ export class TenantLedger extends DurableObject<Env> {
   private trained: localModel.TrainedModel | undefined;
 
   /** The model decides a page's lines the rules left; it learns what is new only when there are some. */
-  private decideByModel(at: string, newerThan: number): number {
-    return this.db.transaction((tx) => {
-      const lines = undecidedLines(tx, { newerThan });
-      if (lines.length === 0) return 0;
-      this.trained = localModel.currentModel(tx, this.trained);
-      return localModel.decideByModel(tx, this.trained.model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, lines);
-    });
+  private decideByModel(tx: LedgerTx, at: string, newerThan: number): number {
+    const lines = undecidedLines(tx, { newerThan });
+    if (lines.length === 0) return 0;
+    this.trained = localModel.currentModel(tx, this.trained);
+    return localModel.decideByModel(tx, this.trained.model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, lines);
   }
   modelVersion() {
     this.trained = localModel.currentModel(this.db, this.trained);
