@@ -226,7 +226,9 @@ async function benchSize(size: number): Promise<void> {
   // run_rules over every line uncategorised, with 200 live rules: a second tenant synced without rules.
   const bare = await sandboxTenant(`bench-rules-${size}-${Date.now().toString(36)}`);
   await queueLines(bare, size, 42);
-  await syncAndWait(bare);
+  const bareSync = await syncAndWait(bare);
+  out.sync_without_rules = { seconds: bareSync.seconds, lines_per_second: me.lines / bareSync.seconds };
+  rows.push({ size, measure: "initial sync without rules (the same lines)", figure: `${Math.round(me.lines / bareSync.seconds).toLocaleString("en-US")} lines/s` });
   await createRules(bare, ruleList);
   const matchFloor = await floor(bare, "run_rules_match", {}, 1);
   const started = performance.now();
