@@ -174,6 +174,23 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
     filter.q ? containing(filter.q) : undefined,
   );
   const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+  if (filter.q) {
+    // A word filter reads every matching row anyway (the exact check needs its
+    // description), so the page and the totals come from one pass: aggregates over all
+    // the matches, and the page's slice of them.
+    const matches = db
+      .select({ ...rowColumns, total: sql<number>`count(*) OVER ()`, totalCents: sql<number>`sum(case when ${inBooks} then ${cRows.amountCents} else 0 end) OVER ()` })
+      .from(cRows)
+      .where(where)
+      .orderBy(...listOrder)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .all();
+    const first = matches[0];
+    // Past the last page no row carries the totals: count them.
+    const totals = first ? { total: first.total, total_cents: first.totalCents } : matchedTotals(db, face, filter, where);
+    return { rows: matches.map(toRow), ...totals };
+  }
   // The page's keys first, from the index alone: skipping a deep offset then reads index
   // entries, not rows (the table is WITHOUT ROWID, so SQLite cannot defer the row reads).
   const pageKeys = db
