@@ -32,8 +32,8 @@ const CATEGORY_OF: Record<string, string> = {
 };
 
 /** A tenant whose books hold the fixture, categorised under a taxonomy of the five headers. */
-async function bookedTenant(): Promise<SandboxTenant> {
-  const t = await createTenant();
+async function bookedTenant(options: Record<string, unknown> = {}): Promise<SandboxTenant> {
+  const t = await createTenant(options);
   await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
   await syncNow(t);
   for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"], ["Owner draw", "draw"], ["Transfers", "transfer"]]) {
@@ -110,6 +110,17 @@ describe("get_pnl_rolling", () => {
     ]);
     expect(net.lines.reduce((s: number, l: any) => s + l.sign * l.current, 0)).toBe(net.current);
     expect(report.windows["7d"].sections.gross_margin.lines.map((l: any) => [l.category, l.sign])).toEqual([["Sales", 1], ["Inventory", -1]]);
+  });
+
+  it("counts only the lines the face serves: a floor leaves out every line before it", async () => {
+    const floored = await bookedTenant({ visible_from: "2026-11-15" });
+    const answer = (await api(ro(floored), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+    const revenue = answer.windows["7d"].sections.revenue;
+    // Of the 7-day sales, the one on 11-14 and the prior one on 11-13 are before the floor.
+    expect([revenue.current, revenue.prior]).toEqual([98000, 0]);
+    const listed = Object.values<any>(answer.windows["30d"].sections).flatMap((s) => s.lines.flatMap((l: any) => l.transactions.map((x: any) => x.posted_on)));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((d: string) => d >= "2026-11-15")).toBe(true);
   });
 
   it("takes the tenant from the credential: its own name is fine, another's is 403", async () => {
