@@ -14,6 +14,7 @@ import m0011 from './0011_messages.sql';
 import m0012 from './0012_messages_append_only.sql';
 import m0013 from './0013_relation_c_maintained.sql';
 import m0014 from './0014_relation_c_words.sql';
+import m0015 from './0015_feed_page_closes.sql';
 
   export default {
     journal,
@@ -32,7 +33,8 @@ m0010,
 m0011,
 m0012,
 m0013,
-m0014
+m0014,
+m0015
     }
   }
   

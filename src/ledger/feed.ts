@@ -8,14 +8,14 @@
  * - a transaction id arriving again as `added`: a side-B twin (archived).
  * A superseded line's human judgement follows it to its successor.
  * A page is applied in one transaction, keyed by its cursor pair, so a replay is a no-op;
- * its new lines are decided (rules, then the local model) in the same transaction, so a
- * page never lands without the decisions made of it.
+ * its new lines are decided (rules, then the local model) and the page closed in the
+ * same transaction, which is when they enter relation C.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
 import type { LedgerDb, LedgerTx } from "./db";
 import { carryJudgement } from "./judgements";
-import { aLines, bLines, feedAccounts, feedPages, lineEvents } from "./schema";
+import { aLines, bLines, feedAccounts, feedPageCloses, feedPages, lineEvents } from "./schema";
 
 export interface FeedCounts {
   added: number;
@@ -44,7 +44,10 @@ export function currentCursor(db: LedgerDb, connectionId: number): string {
   return last?.cursor ?? "";
 }
 
-/** Decides a page's new lines (those after `newerThan`) inside the page's transaction: the rules, then the local model. */
+/**
+ * Decides a page's new lines (those after `newerThan`) inside the page's transaction,
+ * before they enter relation C: the rules, then the local model.
+ */
 export type DecidePage = (tx: LedgerTx, newerThan: number) => void;
 
 export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage, at: string, decide?: DecidePage): PageOutcome {
@@ -118,6 +121,8 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
       if (retract(tx, transaction_id, pageId, at)) counts.removed++;
     }
     decide?.(tx, newerThan);
+    // Closing the page puts its new lines, as decided, into relation C (migration 0015).
+    tx.insert(feedPageCloses).values({ pageId, closedAt: at }).run();
     return { ...counts, replayed: false };
   });
 }

@@ -38,13 +38,21 @@ const feedLine = fc.record({
   pending_transaction_id: fc.option(ids, { nil: undefined }),
 });
 const step = fc.oneof(
-  fc.record({ kind: fc.constant("page" as const), added: fc.array(feedLine, { maxLength: 4 }), modified: fc.array(feedLine, { maxLength: 2 }), removed: fc.array(ids, { maxLength: 2 }) }),
+  fc.record({
+    kind: fc.constant("page" as const),
+    added: fc.array(feedLine, { maxLength: 4 }),
+    modified: fc.array(feedLine, { maxLength: 2 }),
+    removed: fc.array(ids, { maxLength: 2 }),
+    // Through the object, the rules and the local model decide the page's lines before it closes.
+    decided: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant("judge" as const), aId: fc.integer({ min: 1, max: 12 }), category: fc.constantFrom("Meals", "Rent", "uncategorized") }),
   fc.record({ kind: fc.constant("rule" as const), key: fc.constantFrom("r1", "r2"), word: fc.constantFrom("COFFEE", "RENT"), category: fc.constantFrom("Meals", "Rent") }),
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
-function apply(db: LedgerDb, connection: number, s: Step, n: number): void {
+function apply(instance: TenantLedger, connection: number, s: Step, n: number): void {
+  const db = instance.db;
   if (s.kind === "page") {
     const cursor = currentCursor(db, connection);
     const page: FeedPage = {
@@ -56,7 +64,8 @@ function apply(db: LedgerDb, connection: number, s: Step, n: number): void {
       modified: s.modified,
       removed: s.removed.map((transaction_id) => ({ transaction_id })),
     };
-    applyFeedPage(db, connection, page, AT);
+    if (s.decided) instance.applyFeedPage(connection, page);
+    else applyFeedPage(db, connection, page, AT);
   } else if (s.kind === "judge") {
     recordHumanJudgement(db, s.aId, s.category, "human:drift", AT);
   } else {
@@ -92,6 +101,32 @@ function countedSummary(db: LedgerDb, face: Face) {
 }
 
 describe("relation C as kept", () => {
+  it("takes a page's new lines when the page closes, with the decisions made of them in the page", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("relation-c-page-close"));
+    await runInDurableObject(stub, (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      createRule(db, { rule_key: "coffee", match_kind: "description_exact", match_value: "COFFEE", category: "Meals" }, "human:close", AT, null);
+      const line = (id: string, name: string) => ({ transaction_id: id, account_id: "checking", amount: 4, date: "2026-11-20", name });
+      const page: FeedPage = { cursorBefore: "", nextCursor: "1", hasMore: false, accounts: [], added: [line("a", "COFFEE"), line("b", "RENT"), line("a", "COFFEE")], modified: [], removed: [] };
+      const rowsOf = () => db.all<{ side: string; src_id: number; category: string | null }>(sql`SELECT side, src_id, category FROM c_rows ORDER BY side, src_id`);
+      let whileOpen: unknown[] = [];
+      applyFeedPage(db, connection, page, AT, (tx, newerThan) => {
+        expect(newerThan).toBe(0);
+        recordHumanJudgement(tx, 1, "Meals", "human:close", AT);
+        // Before the close only the twin (side B) is in relation C: side A waits for its page.
+        whileOpen = rowsOf();
+      });
+      expect(whileOpen).toEqual([{ side: "B", src_id: 1, category: "Meals" }]);
+      expect(rowsOf()).toEqual([
+        { side: "A", src_id: 1, category: "Meals" },
+        { side: "A", src_id: 2, category: null },
+        { side: "B", src_id: 1, category: "Meals" },
+      ]);
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, words: 0 });
+    });
+  });
+
   it("equals its derivation after any history, and so does every summary on every face", async () => {
     let tenant = 0;
     await fc.assert(
@@ -100,7 +135,7 @@ describe("relation C as kept", () => {
         await runInDurableObject(stub, (instance: TenantLedger) => {
           const db = instance.db;
           const connection = connectBank(db, "sandbox", "", AT);
-          steps.forEach((s, n) => apply(db, connection, s, n));
+          steps.forEach((s, n) => apply(instance, connection, s, n));
           expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, words: 0 });
           for (const [name, face] of Object.entries(FACES)) {
             const counted = countedSummary(db, face);

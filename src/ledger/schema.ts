@@ -33,6 +33,17 @@ export const feedPages = sqliteTable(
   (t) => [uniqueIndex("feed_pages_cursor_pair").on(t.connectionId, t.cursorBefore, t.cursorAfter)],
 );
 
+/**
+ * A feed page closed: its new lines, with the decisions the rules and the local model
+ * made of them in the same transaction, enter relation C together (a trigger, migration
+ * 0015), so a line's row is written once with its category rather than written bare and
+ * then changed. Every page that appends lines is closed in its own transaction.
+ */
+export const feedPageCloses = sqliteTable("feed_page_closes", {
+  pageId: integer("page_id").primaryKey(),
+  closedAt: text("closed_at").notNull(),
+});
+
 /** Revisions of sub-account records as the feed delivered them; the newest wins. */
 export const feedAccounts = sqliteTable(
   "feed_accounts",
@@ -350,6 +361,7 @@ export const messageEvents = sqliteTable(
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "feed_pages",
+  "feed_page_closes",
   "feed_accounts",
   "a_lines",
   "b_lines",
