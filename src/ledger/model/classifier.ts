@@ -4,7 +4,8 @@
  * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
  *
  * Training is incremental (`add`, `addAll`); the calibration is refitted when a prediction
- * finds the training set grown by a quarter since the last fit (or changed at all while it is small).
+ * finds the training set grown by a quarter since the last fit, or changed at all while
+ * it is small.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 
