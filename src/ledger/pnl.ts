@@ -81,12 +81,14 @@ export const LISTS_SOURCE = "tenant taxonomy (category -> header)";
 export function rollingPnl(db: LedgerHandle, face: Face, asOf: string): PnlReport {
   const headerOf = new Map(taxonomy(db).map((e) => [normalName(e.name), e.header_key]));
   const earliest = addDays(asOf, -(2 * WINDOWS["30d"]) + 1);
-  // Raw rows: two months of a busy ledger is thousands of them, and drizzle's mapping of
-  // each cost about as much as the read.
+  // The face's floor, when later, bounds the read instead.
+  const from = face.effectiveFrom !== null && face.effectiveFrom > earliest ? face.effectiveFrom : earliest;
+  // Raw rows, spared drizzle's per-row mapping: two months of a busy ledger is thousands
+  // of them (their lookups are most of this report's cost; docs/performance.md).
   const rows = db.all<{ side: "A" | "B"; srcId: number; postedOn: string; description: string; amountCents: number; category: string | null }>(sql`
     SELECT side, src_id AS srcId, posted_on AS postedOn, description, amount_cents AS amountCents, category
     FROM c_rows
-    WHERE state = 'in books' AND posted_on >= ${face.effectiveFrom !== null && face.effectiveFrom > earliest ? face.effectiveFrom : earliest} AND posted_on <= ${asOf}
+    WHERE state = 'in books' AND posted_on >= ${from} AND posted_on <= ${asOf}
     ORDER BY posted_on, side, src_id`);
   // Each label's section once, not once per line: a label names many lines.
   const sectionOfLabel = new Map<string, BaseSection | undefined>();

@@ -115,8 +115,8 @@ function headersAsOf(db: LedgerHandle, e: ExportRecord): Map<string, HeaderKey> 
 function exportLines(db: LedgerHandle, e: ExportRecord, cursor: string | null, limit: number): { lines: ExportLine[]; next: string | null } {
   const after = cursor === null ? null : decodeCursor(cursor);
   const headerOf = headersAsOf(db, e);
-  // Raw rows (a whole ledger passes through here, three times a bundle): drizzle's
-  // per-row mapping cost about as much as the read.
+  // Raw rows, spared drizzle's per-row mapping: a whole ledger passes through here, three
+  // times a bundle.
   const rows = db.all<{ id: number; accountId: string; postedOn: string; description: string; amountCents: number; category: string | null }>(sql`
     SELECT ${aLines.id} AS id, ${aLines.accountId} AS accountId, ${aLines.postedOn} AS postedOn, ${aLines.description} AS description,
       ${aLines.amountCents} AS amountCents, ${categoryAsOf(e)} AS category
