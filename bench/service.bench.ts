@@ -12,8 +12,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sleep, startLocalService } from "../scripts/local-service";
-import { generateLines, prng } from "./generator";
+import { startLocalService } from "../scripts/local-service";
+import { benchClient, benchRules, type BenchClient, type Tenant } from "./bench-tenants";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -25,11 +25,13 @@ function quantile(sorted: number[], q: number): number {
 }
 
 let base = "";
+let client: BenchClient;
 let group = 0;
 
 async function startService(): Promise<() => Promise<void>> {
   const service = await startLocalService({ log: join(tmpdir(), "ledger-bench-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: String(PAGE_SIZE) } });
   base = service.baseUrl;
+  client = benchClient(base);
   group = service.group;
   return service.stop;
 }
@@ -40,99 +42,6 @@ function workerdRssMiB(): number {
   return out.split("\n").filter((l) => l.includes("workerd")).reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[0]), 0) / 1024;
 }
 
-interface Tenant {
-  tenant: string;
-  token: string;
-}
-
-async function json(path: string, token: string, init: RequestInit = {}): Promise<any> {
-  const answer = await fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${answer.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-async function sandboxTenant(name: string): Promise<Tenant> {
-  const answer = await fetch(`${base}/sandbox/tenants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant: name }) });
-  if (answer.status !== 201) throw new Error(`sign-up: ${answer.status} ${await answer.text()}`);
-  return { tenant: name, token: ((await answer.json()) as any).tokens.read_write };
-}
-
-/** Queues `count` seeded lines at the tenant's sandbox bank: ~1% pending, ~0.5% duplicates and ~0.5% removals. */
-async function queueLines(t: Tenant, count: number, seed: number): Promise<void> {
-  const random = prng(seed + 1);
-  const lines = generateLines(count, seed);
-  const txn = (l: (typeof lines)[number]) => ({
-    transaction_id: `g${l.id}`,
-    account_id: l.accountId,
-    // Aggregator sign: positive = money out.
-    amount: -l.amountCents / 100,
-    date: l.postedOn,
-    name: l.description,
-    merchant_name: l.merchantName,
-    pending: random() < 0.01,
-  });
-  const accounts = [
-    { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking" },
-    { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" },
-  ];
-  // The sandbox takes at most 5,000 changes of a kind per call: room for the duplicates.
-  for (let from = 0; from < lines.length; from += 4900) {
-    const batch = lines.slice(from, from + 4900);
-    const duplicates = batch.filter(() => random() < 0.005).map(txn);
-    const removed = batch.filter(() => random() < 0.005).map((l) => ({ transaction_id: `g${l.id}` }));
-    const body = { accounts: from === 0 ? accounts : [], added: [...batch.map(txn), ...duplicates], removed };
-    const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);
-  }
-}
-
-/** 200 rules of the three kinds: exact descriptions, stems as patterns, and the two signs. */
-function rules(count: number, seed: number) {
-  const lines = generateLines(5000, seed);
-  const out: Record<string, string>[] = [];
-  const stems = [...new Set(lines.map((l) => l.merchant.split(" ").slice(0, 2).join(" ")))];
-  for (const stem of stems) {
-    if (out.length >= count / 2) break;
-    const category = lines.find((l) => l.merchant.startsWith(stem))!.category;
-    out.push({ rule_key: `stem-${out.length}`, match_kind: "description_regex", match_value: stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), category });
-  }
-  for (const line of lines) {
-    if (out.length >= count - 2) break;
-    if (out.some((r) => r.match_value === line.description)) continue;
-    out.push({ rule_key: `exact-${out.length}`, match_kind: "description_exact", match_value: line.description, category: line.category });
-  }
-  out.push({ rule_key: "sign-in", match_kind: "amount_sign", match_value: "in", category: "Sales", priority: "1000" });
-  out.push({ rule_key: "sign-out", match_kind: "amount_sign", match_value: "out", category: "Uncategorized spend", priority: "1000" });
-  return out.map((r) => ({ ...r, priority: r.priority ? Number(r.priority) : 100 }));
-}
-
-async function createRules(t: Tenant, list: ReturnType<typeof rules>): Promise<void> {
-  for (let i = 0; i < list.length; i += 100) await json("/api/v1/create-rules", t.token, { method: "POST", body: JSON.stringify({ rules: list.slice(i, i + 100) }) });
-}
-
-/**
- * Requests a sync and waits for its final run; answers the seconds from the request to
- * the books (to the run's own finishing time: the service runs on this machine's clock,
- * so how often we ask does not change the figure), and the seconds the watcher's run
- * itself took (the rest is the queue's wait). Asking is unhurried because every poll is
- * a request the service's one thread serves between pages.
- */
-async function syncAndWait(t: Tenant): Promise<{ seconds: number; watcherSeconds: number }> {
-  const started = Date.now();
-  const request = await json("/api/v1/sync-now", t.token, { method: "POST" });
-  for (;;) {
-    // A read that reaches the object while it applies a page can go unanswered under wrangler dev: ask again.
-    const answer = await fetch(`${base}/api/v1/sync-history`, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
-    const runs = answer?.ok ? ((await answer.json()) as any).runs : [];
-    const run = runs.find((r: any) => r.request_id === request.request_id && r.final);
-    if (run) {
-      if (run.status !== "ok") throw new Error(`sync failed: ${run.error}`);
-      return { seconds: (Date.parse(run.finished_at) - started) / 1000, watcherSeconds: (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 };
-    }
-    await sleep(500);
-  }
-}
 
 interface Latency {
   p50: number;
@@ -175,12 +84,12 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 async function benchSize(size: number): Promise<void> {
   const out: Record<string, unknown> = {};
   (results.sizes as Record<number, unknown>)[size] = out;
-  const t = await sandboxTenant(`bench-${size}-${Date.now().toString(36)}`);
-  const ruleList = rules(200, 7);
-  await createRules(t, ruleList);
-  await queueLines(t, size, 42);
-  const { seconds, watcherSeconds } = await syncAndWait(t);
-  const me = await json("/api/v1/me", t.token);
+  const t = await client.sandboxTenant(`bench-${size}-${Date.now().toString(36)}`);
+  const ruleList = benchRules(200, 7);
+  await client.createRules(t, ruleList);
+  await client.queueLines(t, size, 42);
+  const { seconds, watcherSeconds } = await client.syncAndWait(t);
+  const me = await client.json("/api/v1/me", t.token);
   out.sync = { seconds, watcher_seconds: watcherSeconds, lines: me.lines, lines_per_second: me.lines / seconds };
   rows.push({
     size,
@@ -224,15 +133,15 @@ async function benchSize(size: number): Promise<void> {
   }
 
   // run_rules over every line uncategorised, with 200 live rules: a second tenant synced without rules.
-  const bare = await sandboxTenant(`bench-rules-${size}-${Date.now().toString(36)}`);
-  await queueLines(bare, size, 42);
-  const bareSync = await syncAndWait(bare);
+  const bare = await client.sandboxTenant(`bench-rules-${size}-${Date.now().toString(36)}`);
+  await client.queueLines(bare, size, 42);
+  const bareSync = await client.syncAndWait(bare);
   out.sync_without_rules = { seconds: bareSync.seconds, lines_per_second: me.lines / bareSync.seconds };
   rows.push({ size, measure: "initial sync without rules (the same lines)", figure: `${Math.round(me.lines / bareSync.seconds).toLocaleString("en-US")} lines/s` });
-  await createRules(bare, ruleList);
+  await client.createRules(bare, ruleList);
   const matchFloor = await floor(bare, "run_rules_match", {}, 1);
   const started = performance.now();
-  const run = await json("/api/v1/run-rules", bare.token, { method: "POST" });
+  const run = await client.json("/api/v1/run-rules", bare.token, { method: "POST" });
   const runMs = performance.now() - started;
   out.run_rules = { ms: runMs, decided: run.decided, floor_ms: matchFloor };
   rows.push({ size, measure: `run_rules, 200 rules (decided ${run.decided.toLocaleString("en-US")})`, figure: ms(runMs), floor: ms(matchFloor), ratio: `${(runMs / Math.max(matchFloor, 0.01)).toFixed(1)}x`, goal: "<= 1 s at 100,000" });
@@ -242,7 +151,7 @@ async function benchSize(size: number): Promise<void> {
   let peak = idle;
   const sampler = setInterval(() => (peak = Math.max(peak, workerdRssMiB())), 50);
   const exportStarted = performance.now();
-  const receipt = await json("/api/v1/export", t.token, { method: "POST", body: "{}" });
+  const receipt = await client.json("/api/v1/export", t.token, { method: "POST", body: "{}" });
   let bytes = 0;
   for (const url of Object.values<string>(receipt.urls)) {
     const answer = await fetch(url, auth);
@@ -260,7 +169,7 @@ async function benchSize(size: number): Promise<void> {
   });
 
   // A write mix at 8 clients: categorize and label on lines spread over the books.
-  const ids = (await json(`/api/v1/transactions?per_page=100&page=${Math.max(1, deepPage)}`, t.token)).rows.filter((r: any) => r.side === "A").map((r: any) => r.src_id);
+  const ids = (await client.json(`/api/v1/transactions?per_page=100&page=${Math.max(1, deepPage)}`, t.token)).rows.filter((r: any) => r.side === "A").map((r: any) => r.src_id);
   const writes = await load(
     (i) =>
       fetch(`${base}${i % 2 ? "/api/v1/categorize" : `/api/v1/transactions/A/${ids[i % ids.length]}/label`}`, {
@@ -277,11 +186,11 @@ async function benchSize(size: number): Promise<void> {
 async function benchManyTenants(): Promise<void> {
   const tenants: Tenant[] = [];
   for (let i = 0; i < 20; i++) {
-    const t = await sandboxTenant(`bench-many-${i}-${Date.now().toString(36)}`);
-    await queueLines(t, 1000, 100 + i);
+    const t = await client.sandboxTenant(`bench-many-${i}-${Date.now().toString(36)}`);
+    await client.queueLines(t, 1000, 100 + i);
     tenants.push(t);
   }
-  await Promise.all(tenants.map(syncAndWait));
+  await Promise.all(tenants.map((t) => client.syncAndWait(t)));
   const request = (t: Tenant) => fetch(`${base}/api/v1/transactions?q=coffee`, { headers: { authorization: `Bearer ${t.token}` } });
   const one = await load(() => request(tenants[0]!), 400, 20);
   const all = await load((i) => request(tenants[i % tenants.length]!), 400, 20);

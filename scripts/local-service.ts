@@ -22,6 +22,8 @@ export interface LocalService {
   port: number;
   /** The process group's id (the start script's pid). */
   group: number;
+  /** wrangler dev's inspector (DevTools protocol): `npm run profile` attaches its CPU profiler here. */
+  inspectorPort: number;
   /** Where the server's stdout and stderr go. */
   log: string;
   stop(): Promise<void>;
@@ -85,7 +87,7 @@ export async function startLocalService(options: StartOptions): Promise<LocalSer
     await stop();
     throw new Error(`${(error as Error).message}\n--- last lines of ${options.log} ---\n${logTail(options.log, 60)}`);
   }
-  return { baseUrl, port, group, log: options.log, stop };
+  return { baseUrl, port, group, inspectorPort, log: options.log, stop };
 }
 
 /** A port nobody listens on right now (the OS picks it). */

@@ -1,0 +1,109 @@
+/**
+ * The benchmark's tenants, made the way a customer's are: signed up through the sandbox,
+ * fed seeded lines through the sandbox bank, given 200 rules, synced through the real
+ * queue. Shared by `npm run bench:service` and `npm run profile`.
+ */
+import { sleep } from "../scripts/local-service";
+import { generateLines, prng } from "./generator";
+
+export interface Tenant {
+  tenant: string;
+  token: string;
+}
+
+/** The calls the benchmarks make against one running service. */
+export function benchClient(base: string) {
+  async function json(path: string, token: string, init: RequestInit = {}): Promise<any> {
+    const answer = await fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${answer.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  }
+
+  async function sandboxTenant(name: string): Promise<Tenant> {
+    const answer = await fetch(`${base}/sandbox/tenants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant: name }) });
+    if (answer.status !== 201) throw new Error(`sign-up: ${answer.status} ${await answer.text()}`);
+    return { tenant: name, token: ((await answer.json()) as any).tokens.read_write };
+  }
+
+  /** Queues `count` seeded lines at the tenant's sandbox bank: ~1% pending, ~0.5% duplicates and ~0.5% removals. */
+  async function queueLines(t: Tenant, count: number, seed: number): Promise<void> {
+    const random = prng(seed + 1);
+    const lines = generateLines(count, seed);
+    const txn = (l: (typeof lines)[number]) => ({
+      transaction_id: `g${l.id}`,
+      account_id: l.accountId,
+      // Aggregator sign: positive = money out.
+      amount: -l.amountCents / 100,
+      date: l.postedOn,
+      name: l.description,
+      merchant_name: l.merchantName,
+      pending: random() < 0.01,
+    });
+    const accounts = [
+      { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking" },
+      { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" },
+    ];
+    // The sandbox takes at most 5,000 changes of a kind per call: room for the duplicates.
+    for (let from = 0; from < lines.length; from += 4900) {
+      const batch = lines.slice(from, from + 4900);
+      const duplicates = batch.filter(() => random() < 0.005).map(txn);
+      const removed = batch.filter(() => random() < 0.005).map((l) => ({ transaction_id: `g${l.id}` }));
+      const body = { accounts: from === 0 ? accounts : [], added: [...batch.map(txn), ...duplicates], removed };
+      const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);
+    }
+  }
+
+  async function createRules(t: Tenant, list: ReturnType<typeof benchRules>): Promise<void> {
+    for (let i = 0; i < list.length; i += 100) await json("/api/v1/create-rules", t.token, { method: "POST", body: JSON.stringify({ rules: list.slice(i, i + 100) }) });
+  }
+
+  /**
+   * Requests a sync and waits for its final run; answers the seconds from the request to
+   * the books (to the run's own finishing time: the service runs on this machine's clock,
+   * so how often we ask does not change the figure), and the seconds the watcher's run
+   * itself took (the rest is the queue's wait). Asking is unhurried because every poll is
+   * a request the service's one thread serves between pages.
+   */
+  async function syncAndWait(t: Tenant): Promise<{ seconds: number; watcherSeconds: number }> {
+    const started = Date.now();
+    const request = await json("/api/v1/sync-now", t.token, { method: "POST" });
+    for (;;) {
+      // A read that reaches the object while it applies a page can go unanswered under wrangler dev: ask again.
+      const answer = await fetch(`${base}/api/v1/sync-history`, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      const runs = answer?.ok ? ((await answer.json()) as any).runs : [];
+      const run = runs.find((r: any) => r.request_id === request.request_id && r.final);
+      if (run) {
+        if (run.status !== "ok") throw new Error(`sync failed: ${run.error}`);
+        return { seconds: (Date.parse(run.finished_at) - started) / 1000, watcherSeconds: (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 };
+      }
+      await sleep(500);
+    }
+  }
+
+  return { json, sandboxTenant, queueLines, createRules, syncAndWait };
+}
+
+export type BenchClient = ReturnType<typeof benchClient>;
+
+/** 200 rules of the three kinds: exact descriptions, stems as patterns, and the two signs. */
+export function benchRules(count: number, seed: number) {
+  const lines = generateLines(5000, seed);
+  const out: Record<string, string>[] = [];
+  const stems = [...new Set(lines.map((l) => l.merchant.split(" ").slice(0, 2).join(" ")))];
+  for (const stem of stems) {
+    if (out.length >= count / 2) break;
+    const category = lines.find((l) => l.merchant.startsWith(stem))!.category;
+    out.push({ rule_key: `stem-${out.length}`, match_kind: "description_regex", match_value: stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), category });
+  }
+  for (const line of lines) {
+    if (out.length >= count - 2) break;
+    if (out.some((r) => r.match_value === line.description)) continue;
+    out.push({ rule_key: `exact-${out.length}`, match_kind: "description_exact", match_value: line.description, category: line.category });
+  }
+  out.push({ rule_key: "sign-in", match_kind: "amount_sign", match_value: "in", category: "Sales", priority: "1000" });
+  out.push({ rule_key: "sign-out", match_kind: "amount_sign", match_value: "out", category: "Uncategorized spend", priority: "1000" });
+  return out.map((r) => ({ ...r, priority: r.priority ? Number(r.priority) : 100 }));
+}
+
