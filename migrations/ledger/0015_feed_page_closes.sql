@@ -1,6 +1,5 @@
 CREATE TABLE `feed_page_closes` (
-	`page_id` integer PRIMARY KEY NOT NULL,
-	`closed_at` text NOT NULL
+	`page_id` integer PRIMARY KEY NOT NULL
 );
 --> statement-breakpoint
 CREATE TRIGGER feed_page_closes_no_update BEFORE UPDATE ON feed_page_closes

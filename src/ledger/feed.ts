@@ -122,7 +122,7 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
     }
     decide?.(tx, newerThan);
     // Closing the page puts its new lines, as decided, into relation C (migration 0015).
-    tx.insert(feedPageCloses).values({ pageId, closedAt: at }).run();
+    tx.insert(feedPageCloses).values({ pageId }).run();
     return { ...counts, replayed: false };
   });
 }

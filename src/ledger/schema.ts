@@ -37,11 +37,11 @@ export const feedPages = sqliteTable(
  * A feed page closed: its new lines, with the decisions the rules and the local model
  * made of them in the same transaction, enter relation C together (a trigger, migration
  * 0015), so a line's row is written once with its category rather than written bare and
- * then changed. Every page that appends lines is closed in its own transaction.
+ * then changed. Every page is closed in the transaction that applies it, so its time is
+ * the page's `applied_at`.
  */
 export const feedPageCloses = sqliteTable("feed_page_closes", {
   pageId: integer("page_id").primaryKey(),
-  closedAt: text("closed_at").notNull(),
 });
 
 /** Revisions of sub-account records as the feed delivered them; the newest wins. */
