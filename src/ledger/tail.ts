@@ -19,11 +19,7 @@ export interface TailLineFacts {
 
 /** Lines nobody has decided and the tail has never been asked about, oldest first. */
 export function tailCandidates(db: LedgerHandle, limit: number): TailLineFacts[] {
-  const asked = new Set(db.select({ aId: tailAsks.aId }).from(tailAsks).all().map((r) => r.aId));
-  return undecidedLines(db)
-    .filter((l) => !asked.has(l.aId))
-    .sort((a, b) => a.aId - b.aId)
-    .slice(0, limit)
+  return undecidedLines(db, { unaskedByTail: true, limit })
     .map(({ aId, description, merchantName, amountCents }) => ({ aId, description, merchantName, amountCents }));
 }
 

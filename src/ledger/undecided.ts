@@ -20,6 +20,10 @@ export interface UndecidedScope {
   newerThan?: number;
   /** Only lines posted on or after this date (the face's floor). */
   postedFrom?: string | null;
+  /** Only lines the tail has never been asked about. */
+  unaskedByTail?: boolean;
+  /** At most this many, the oldest first. */
+  limit?: number;
 }
 
 /** The undecided lines in line order. */
@@ -31,5 +35,7 @@ export function undecidedLines(db: LedgerHandle, scope: UndecidedScope = {}): Un
       ${scope.postedFrom ? sql`AND a.posted_on >= ${scope.postedFrom}` : sql``}
       AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.a_id = a.id)
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id)
-    ORDER BY a.id`);
+      ${scope.unaskedByTail ? sql`AND NOT EXISTS (SELECT 1 FROM tail_asks t WHERE t.a_id = a.id)` : sql``}
+    ORDER BY a.id
+    ${scope.limit === undefined ? sql`` : sql`LIMIT ${scope.limit}`}`);
 }
