@@ -24,6 +24,7 @@ export default defineConfig(async () => {
           // The service delivers sync requests at once (wrangler.toml). Tests that deliver a
           // request themselves, to prove a second delivery finds it over, need the real queue's
           // own delivery to come after theirs: here the queue waits a second, as it once did.
+          // The other two settings restate wrangler.toml's consumer (keep them in step).
           queueConsumers: { "sync-requests": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 } },
         },
       }),
