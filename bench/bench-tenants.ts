@@ -4,7 +4,7 @@
  * queue. Shared by `npm run bench:service` and `npm run profile`.
  */
 import { sleep } from "../scripts/local-service";
-import { generateLines, prng } from "./generator";
+import { CATEGORIES, generateLines, prng } from "./generator";
 
 export interface Tenant {
   tenant: string;
@@ -55,6 +55,12 @@ export function benchClient(base: string) {
     }
   }
 
+  /** The categories the generator's lines and the bench rules name, each under its header, so the P&L has sections to fill. */
+  async function createTaxonomy(t: Tenant): Promise<void> {
+    const categories = [...CATEGORIES.map((c) => ({ name: c.category, header: c.header })), { name: UNCATEGORIZED_SPEND, header: "expense" }];
+    await json("/api/v1/new-categories", t.token, { method: "POST", body: JSON.stringify({ categories }) });
+  }
+
   async function createRules(t: Tenant, list: ReturnType<typeof benchRules>): Promise<void> {
     for (let i = 0; i < list.length; i += 100) await json("/api/v1/create-rules", t.token, { method: "POST", body: JSON.stringify({ rules: list.slice(i, i + 100) }) });
   }
@@ -82,10 +88,13 @@ export function benchClient(base: string) {
     }
   }
 
-  return { json, sandboxTenant, queueLines, createRules, syncAndWait };
+  return { json, sandboxTenant, queueLines, createTaxonomy, createRules, syncAndWait };
 }
 
 export type BenchClient = ReturnType<typeof benchClient>;
+
+/** Where the bench's sign rule puts money out that no other rule names. */
+const UNCATEGORIZED_SPEND = "Uncategorized spend";
 
 /** 200 rules of the three kinds: exact descriptions, stems as patterns, and the two signs. */
 export function benchRules(count: number, seed: number) {
@@ -103,7 +112,7 @@ export function benchRules(count: number, seed: number) {
     out.push({ rule_key: `exact-${out.length}`, match_kind: "description_exact", match_value: line.description, category: line.category });
   }
   out.push({ rule_key: "sign-in", match_kind: "amount_sign", match_value: "in", category: "Sales", priority: "1000" });
-  out.push({ rule_key: "sign-out", match_kind: "amount_sign", match_value: "out", category: "Uncategorized spend", priority: "1000" });
+  out.push({ rule_key: "sign-out", match_kind: "amount_sign", match_value: "out", category: UNCATEGORIZED_SPEND, priority: "1000" });
   return out.map((r) => ({ ...r, priority: r.priority ? Number(r.priority) : 100 }));
 }
 

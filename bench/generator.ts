@@ -26,7 +26,7 @@ interface CategorySpec {
   stems: string[];
 }
 
-const CATEGORIES: CategorySpec[] = [
+export const CATEGORIES: CategorySpec[] = [
   { category: "Sales", header: "income", sign: 1, dollars: [40, 4000], stems: ["STRIPE PAYOUT", "SQUARE DEPOSIT", "SHOPIFY PAYOUT", "CLIENT PAYMENT", "PAYPAL TRANSFER IN", "INVOICE PAYMENT", "ETSY DEPOSIT", "AMAZON MKTPLACE PMTS"] },
   { category: "Interest", header: "income", sign: 1, dollars: [0.05, 30], stems: ["INTEREST PAYMENT", "INTEREST EARNED"] },
   { category: "Inventory", header: "cogs", sign: -1, dollars: [80, 3000], stems: ["SYSCO FOODS", "ULINE", "GRAINGER", "RESTAURANT DEPOT", "COSTCO WHOLESALE", "US FOODS", "ALIBABA", "WEBSTAURANTSTORE"] },

@@ -86,6 +86,7 @@ async function benchSize(size: number): Promise<void> {
   (results.sizes as Record<number, unknown>)[size] = out;
   const t = await client.sandboxTenant(`bench-${size}-${Date.now().toString(36)}`);
   const ruleList = benchRules(200, 7);
+  await client.createTaxonomy(t);
   await client.createRules(t, ruleList);
   await client.queueLines(t, size, 42);
   const { seconds, watcherSeconds } = await client.syncAndWait(t);

@@ -6,7 +6,7 @@ import { booksSummary, listCategoryTotals, listRows, volume, type RowFilter } fr
 import type { LedgerDb } from "./db";
 import { listExceptions } from "./exceptions";
 import type { Face } from "./face";
-import { rollingPnl } from "./pnl";
+import { rollingPnlJson } from "./pnl";
 import { ruleDecisions, standingRules } from "./rules";
 import { undecidedLines } from "./undecided";
 import { countConnections } from "./sync";
@@ -34,7 +34,7 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
     case "list_exceptions":
       return listExceptions(db, face).length;
     case "get_pnl_rolling":
-      return rollingPnl(db, face, args.asOf ?? face.today).windows["30d"].sections.revenue.current;
+      return rollingPnlJson(db, face, args.asOf ?? face.today).length;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
     case "run_rules_match":

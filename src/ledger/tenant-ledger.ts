@@ -243,8 +243,9 @@ export class TenantLedger extends DurableObject<Env> {
   }
 
   // --- reports ---
-  pnlRolling(face: Face, asOf: string) {
-    return pnl.rollingPnl(this.db, face, asOf);
+  /** The rolling P&L as JSON text: its answer is megabytes at 100,000 lines, built as text. */
+  pnlRollingJson(face: Face, asOf: string): string {
+    return pnl.rollingPnlJson(this.db, face, asOf);
   }
   /** Files the day's parity verdict, unless an asserted `local` disagrees with the books. */
   recordParity(face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, actor: string) {

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { pnlReportSchema } from "./schema";
 
 // Aggregator sign: positive = money out.
 const LINES = [
@@ -96,8 +97,36 @@ describe("get_pnl_rolling", () => {
       ["SALE REFUND", -2000, "current"],
       ["SALE ON AS_OF", 100000, "current"],
     ]);
+    // 30 days: the prior period's lines first, then the current period's, each oldest first.
+    const software = report.windows["30d"].sections.biz_expenses.lines[0];
+    expect(software.transactions.map((x: any) => [x.description, x.period])).toEqual([["SOFTWARE B", "prior"], ["SOFTWARE A", "current"]]);
+    const sales = report.windows["30d"].sections.revenue.lines[0].transactions;
+    expect(sales.map((x: any) => [x.posted_on, x.period])).toEqual([
+      ["2026-11-13", "current"],
+      ["2026-11-14", "current"],
+      ["2026-11-15", "current"],
+      ["2026-11-20", "current"],
+    ]);
+    expect(sales[0]).toEqual({ side: "A", src_id: expect.any(Number), posted_on: "2026-11-13", description: "SALE ON 7D PRIOR END", amount_cents: 30000, period: "current" });
     const all = Object.values<any>(report.windows["30d"].sections).flatMap((s) => s.lines.flatMap((l: any) => l.transactions.map((x: any) => x.description)));
     for (const excluded of ["TO SAVINGS", "NOBODY KNOWS", "PENDING SALE", "SALE AFTER AS_OF", "SALE TOO OLD"]) expect(all).not.toContain(excluded);
+  });
+
+  it("answers exactly the documented shape: the schema's parse changes nothing", () => {
+    expect(pnlReportSchema.parse(report)).toEqual(report);
+  });
+
+  it("carries descriptions as the bank printed them: quotes, backslashes, non-ASCII text", async () => {
+    const odd = await createTenant();
+    const descriptions = ['CAF\u00c9 "LE BON" \\ 50% #1', "\u30ab\u30d5\u30a7 \u{1f600} TAB\tEND", '{"period":"current"}'];
+    await deliver(odd.tenant, { accounts: [CHECKING], added: descriptions.map((name, i) => txn(`odd${i}`, { name, amount: -10, date: "2026-11-19" })) });
+    await syncNow(odd);
+    expect((await api(rw(odd), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } })).status).toBe(200);
+    for (const row of (await api(rw(odd), "/api/v1/transactions")).body.rows) await judge(odd, row.src_id, "Sales");
+    const answer = await api(ro(odd), "/api/v1/reports/pnl-rolling?as_of=2026-11-20");
+    expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+    const listed = answer.body.windows["7d"].sections.revenue.lines[0].transactions.map((x: any) => x.description);
+    expect(listed.sort()).toEqual([...descriptions].sort());
   });
 
   it("re-carries the components' lines in the derived sections with the sign each enters with", () => {

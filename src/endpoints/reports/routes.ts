@@ -1,6 +1,7 @@
 import { booksDate } from "../../clock";
 import { ApiError } from "../../errors";
-import { defineEndpoint } from "../define";
+import type { PnlReport } from "../../ledger/pnl";
+import { defineEndpoint, JsonAnswer } from "../define";
 import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 
 export const getPnlRolling = defineEndpoint({
@@ -22,7 +23,7 @@ export const getPnlRolling = defineEndpoint({
     if (query.tenant !== undefined && query.tenant !== caller.tenant.id) {
       throw new ApiError(403, "tenant_mismatch", "`tenant` must be the credential's own tenant; omit it and the credential decides.");
     }
-    return ledger.pnlRolling(face, query.as_of ?? booksDate(now));
+    return new JsonAnswer<PnlReport>(await ledger.pnlRollingJson(face, query.as_of ?? booksDate(now)));
   },
 });
 
