@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startLocalService } from "../scripts/local-service";
 import { benchClient, benchRules, type BenchClient, type Tenant } from "./bench-tenants";
+import { generateLines } from "./generator";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -199,6 +200,24 @@ async function benchManyTenants(): Promise<void> {
   rows.push({ size: 1000, measure: "20 clients on 1 tenant vs on 20 tenants", figure: `${Math.round(one.rps)} vs ${Math.round(all.rps)} req/s (${(all.rps / one.rps).toFixed(2)}x)` });
 }
 
+/**
+ * This machine's speed today: fixed JavaScript work (generating and sorting 50,000 seeded
+ * lines), the best of five after one to warm up, before and after the run. The shared
+ * two-core machine's speed drifts by half from day to day; compare two runs' figures only
+ * alongside their yardsticks.
+ */
+function yardstickMs(): number {
+  let best = Infinity;
+  for (let i = 0; i < 6; i++) {
+    const started = performance.now();
+    const lines = generateLines(50_000, 1);
+    lines.sort((a, b) => (a.description < b.description ? -1 : a.description > b.description ? 1 : a.id - b.id));
+    if (i > 0) best = Math.min(best, performance.now() - started); // the first warms the JIT
+  }
+  return best;
+}
+
+const yardstickBefore = yardstickMs();
 const stop = await startService();
 try {
   for (const size of SIZES) await benchSize(size);
@@ -207,6 +226,9 @@ try {
   await stop();
 }
 
+const yardstick = { before_ms: yardstickBefore, after_ms: yardstickMs() };
+results.yardstick = yardstick;
+
 const widths = [8, 44, 84, 10, 7];
 const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
 console.log(line(["lines", "measure", "figure", "floor", "ratio"]));
@@ -214,5 +236,6 @@ console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
 for (const r of rows) console.log(line([r.size.toLocaleString("en-US"), r.measure, r.figure, r.floor ?? "", r.ratio ?? ""]));
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 writeFileSync(join(ROOT, "bench/results/service.json"), JSON.stringify({ ...results, rows }, null, 2));
-console.log("\nwritten to bench/results/service.json");
+console.log(`\nthe machine's yardstick (fixed JavaScript work, lower is faster): ${yardstick.before_ms.toFixed(0)} ms before, ${yardstick.after_ms.toFixed(0)} ms after`);
+console.log("written to bench/results/service.json");
 process.exit(0);
