@@ -148,12 +148,13 @@ export interface RowFilter {
 }
 
 /**
- * Rows whose description holds `q`, ignoring ASCII case (instr over lower()). For three
- * characters or more the trigram index (`c_words`) names the candidates first; its case
- * folding covers ASCII's, so it never misses a row the exact rule takes.
+ * Rows whose description holds `q`, ignoring ASCII case: SQLite's LIKE, which folds ASCII
+ * case only (as its lower() does), with `q`'s wildcards escaped. For three characters or
+ * more the trigram index (`c_words`) names the candidates first; its case folding covers
+ * ASCII's, so it never misses a row the exact rule takes.
  */
 function containing(q: string): SQL {
-  const exact = sql`instr(lower(${cRows.description}), lower(${q})) > 0`;
+  const exact = sql`${cRows.description} LIKE ${`%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`} ESCAPE '!'`;
   if ([...q].length < 3 || q.includes("\u0000")) return exact;
   const phrase = `"${q.replaceAll('"', '""')}"`;
   return and(
@@ -176,10 +177,11 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
   const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
   if (filter.q) {
     // A word filter reads every matching row anyway (the exact check needs its
-    // description), so the page and the totals come from one pass: aggregates over all
-    // the matches, and the page's slice of them.
+    // description), so the page's keys and the totals come from one pass: aggregates over
+    // all the matches, and the page's slice of their keys (narrow rows to sort); then the
+    // page's rows by key.
     const matches = db
-      .select({ ...rowColumns, total: sql<number>`count(*) OVER ()`, totalCents: sql<number>`sum(case when ${inBooks} then ${cRows.amountCents} else 0 end) OVER ()` })
+      .select({ side: cRows.side, srcId: cRows.srcId, total: sql<number>`count(*) OVER ()`, totalCents: sql<number>`sum(case when ${inBooks} then ${cRows.amountCents} else 0 end) OVER ()` })
       .from(cRows)
       .where(where)
       .orderBy(...listOrder)
@@ -188,8 +190,15 @@ export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: numb
       .all();
     const first = matches[0];
     // Past the last page no row carries the totals: count them.
-    const totals = first ? { total: first.total, total_cents: first.totalCents } : matchedTotals(db, face, filter, where);
-    return { rows: matches.map(toRow), ...totals };
+    if (!first) return { rows: [], ...matchedTotals(db, face, filter, where) };
+    const keys = JSON.stringify(matches.map((m) => [m.side, m.srcId]));
+    const rows = db
+      .select(rowColumns)
+      .from(cRows)
+      .where(sql`(${cRows.side}, ${cRows.srcId}) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${keys}))`)
+      .orderBy(...listOrder)
+      .all();
+    return { rows: rows.map(toRow), total: first.total, total_cents: first.totalCents };
   }
   // The page's keys first, from the index alone: skipping a deep offset then reads index
   // entries, not rows (the table is WITHOUT ROWID, so SQLite cannot defer the row reads).

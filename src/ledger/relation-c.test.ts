@@ -127,6 +127,26 @@ describe("relation C as kept", () => {
     });
   });
 
+  it("finds `q` by the exact rule: ASCII case folded, other letters as they are, wildcards taken literally", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("relation-c-exact-words"));
+    await runInDurableObject(stub, (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const names = ["Café Crème", "CAFÉ CRÈME", "cafe creme", "100% PURE_JUICE", "100 PERCENT PUREXJUICE", "YES! 50% OFF", "STRASSE", "straße", "\u212aELVIN", "kelvin"];
+      const added = names.map((name, i) => ({ transaction_id: `w${i}`, account_id: "checking", amount: 3, date: "2026-11-20", name }));
+      applyFeedPage(db, connection, { cursorBefore: "", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
+      const face = FACES["no floor"]!;
+      for (const q of ["café", "CAFÉ", "cafe", "É", "é c", "0%", "% p", "_", "e_j", "!", "! 5", "ss", "ß", "kelvin", "elvin", "K"]) {
+        const expected = db
+          .all<{ side: string; src_id: number }>(sql`SELECT side, src_id FROM c_rows_derived WHERE instr(lower(description), lower(${q})) > 0`)
+          .map((r) => `${r.side}${r.src_id}`)
+          .sort();
+        const found = listRows(db, face, { q }, 1, 50).rows.map((r) => `${r.side}${r.src_id}`).sort();
+        expect(found, `q=${q}`).toEqual(expected);
+      }
+    });
+  });
+
   it("equals its derivation after any history, and so does every summary on every face", async () => {
     let tenant = 0;
     await fc.assert(
