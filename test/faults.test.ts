@@ -3,13 +3,17 @@
  * error and by the tenant's object being evicted, then the queue delivers again: the
  * books end equal to one clean run. A page served twice and a provider that resets its
  * cursor double nothing. And the tenant's object restarted between any two writes keeps
- * every write it acknowledged. (An evicted object makes workerd print "outputGateBroken …
+ * every write it acknowledged. Pages are applied several to a transaction; one the ledger
+ * cannot apply holds back none of the pages before it. (An evicted object makes workerd print "outputGateBroken …
  * evicted by the test" and the watcher "sync watcher fault": expected here.)
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider, type FeedPage } from "../src/providers/bank/types";
+import { currentCursor } from "../src/ledger/feed";
+import { SYNC_MAX_DELIVERIES } from "../src/ledger/sync";
+import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import { runSyncRequest } from "../src/sync/watcher";
 import { api, CHECKING, createTenant, deliver, rw, session, txn, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -168,6 +172,35 @@ describe("a provider that repeats itself", () => {
     const two = await api(session(t), "/api/v1/sync-now", { method: "POST" });
     expect(one.status).toBe(202);
     if (two.body.state === "already-pending") expect(two.body.request_id).toBe(one.body.request_id);
+  });
+});
+
+describe("a page the ledger cannot apply", () => {
+  it("fails the run after the pages before it land, though they shared its transaction", async () => {
+    const t = await createTenant();
+    await deliverHistory(t);
+    const requestId = await recordRequest(t);
+    const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
+    let served = 0;
+    let cursorOfBadPage = "";
+    // A provider that lets a malformed fourth page through (an adapter would refuse it).
+    const malformed: BankProvider = {
+      async syncPage(cursor) {
+        const page = await bank.syncPage(cursor);
+        if (++served !== 4) return page;
+        cursorOfBadPage = cursor;
+        return { ...page, added: [{ ...page.added[0]!, transaction_id: null as unknown as string }] };
+      },
+    };
+    // The queue's last delivery: the run is recorded as failed and final instead of thrown for another.
+    await runSyncRequest(env, { tenant: t.tenant, requestId }, SYNC_MAX_DELIVERIES, malformed, null);
+    const run = (await api(rw(t), "/api/v1/sync-history")).body.runs.find((r: any) => r.request_id === requestId);
+    expect(run).toMatchObject({ status: "failed", final: true, pages: 3 });
+    // The three pages before it are in the books: the feed's place is the bad page's cursor.
+    await runInDurableObject(ledgerStub(t), (instance: TenantLedger) => {
+      expect(currentCursor(instance.db, 1)).toBe(cursorOfBadPage);
+    });
+    expect((await books(t)).summary.lines).toBeGreaterThan(0);
   });
 });
 
