@@ -225,21 +225,6 @@ export class TenantLedger extends DurableObject<Env> {
    * lines were offered to both when they arrived, so a page costs what it carries, not
    * what the vault holds.
    */
-  /**
-   * Several pages in one transaction, each applied as applyFeedPage would: one commit for
-   * thousands of lines instead of one a page (a fifth faster a sync; docs/performance.md).
-   * If one fails, none of them lands.
-   */
-  applyFeedPages(connectionId: number, pages: FeedPage[]) {
-    try {
-      return this.ctx.storage.transactionSync(() => pages.map((page) => this.applyFeedPage(connectionId, page)));
-    } catch (error) {
-      // The model may have learnt from the earlier pages' rule decisions, now rolled back.
-      this.trained = undefined;
-      throw error;
-    }
-  }
-
   applyFeedPage(connectionId: number, page: FeedPage) {
     const at = new Date().toISOString();
     let decidedByRules = 0;
@@ -252,6 +237,21 @@ export class TenantLedger extends DurableObject<Env> {
       return { ...outcome, decidedByRules, decidedByModel };
     } catch (error) {
       // The model may have learnt from this page's rule decisions, which are rolled back.
+      this.trained = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Several pages in one transaction, each applied as applyFeedPage would: one commit for
+   * thousands of lines instead of one a page (a fifth faster a sync; docs/performance.md).
+   * If one fails, none of them lands.
+   */
+  applyFeedPages(connectionId: number, pages: FeedPage[]) {
+    try {
+      return this.ctx.storage.transactionSync(() => pages.map((page) => this.applyFeedPage(connectionId, page)));
+    } catch (error) {
+      // The model may have learnt from the earlier pages' rule decisions, now rolled back.
       this.trained = undefined;
       throw error;
     }
