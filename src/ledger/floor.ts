@@ -34,6 +34,7 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
     case "list_exceptions":
       return listExceptions(db, face).length;
     case "get_pnl_rolling":
+      // The report is JSON text by construction: its floor includes writing it.
       return rollingPnlJson(db, face, args.asOf ?? face.today).length;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;

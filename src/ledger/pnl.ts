@@ -148,18 +148,25 @@ export function rollingPnlJson(db: LedgerHandle, face: Face, asOf: string): stri
     const priorFrom = addDays(priorTo, -days + 1);
     const base = {} as Record<BaseSection, SectionText>;
     for (const section of Object.keys(NATURAL_SIGN) as BaseSection[]) {
-      const lines = new Map<string, { line: LineText; parts: { stretch: number; text: string }[] }>();
+      const lines = new Map<string, { current: number; prior: number; parts: { stretch: number; text: string }[] }>();
       for (const s of stretches) {
         if (sectionOf(s.category) !== section) continue;
         const period = CURRENT_STRETCHES[name].includes(s.stretch) ? "current" : PRIOR_STRETCHES[name].includes(s.stretch) ? "prior" : undefined;
         if (!period) continue;
-        const entry = lines.get(s.category) ?? { line: { category: s.category, current: 0, prior: 0, sign: 1, transactions: EMPTY }, parts: [] };
-        entry.line[period] += NATURAL_SIGN[section] * s.cents;
-        entry.parts.push({ stretch: s.stretch, text: period === "current" ? s.asCurrent : s.asPrior });
-        lines.set(s.category, entry);
+        const line = lines.get(s.category) ?? { current: 0, prior: 0, parts: [] };
+        line[period] += NATURAL_SIGN[section] * s.cents;
+        line.parts.push({ stretch: s.stretch, text: period === "current" ? s.asCurrent : s.asPrior });
+        lines.set(s.category, line);
       }
-      const sorted = [...lines.values()]
-        .map(({ line, parts }) => ({ ...line, transactions: joinArrays(parts.sort((a, b) => b.stretch - a.stretch).map((p) => p.text)) }))
+      // Older stretches first: each line's transactions run from the oldest.
+      const sorted: LineText[] = [...lines.entries()]
+        .map(([category, { current, prior, parts }]) => ({
+          category,
+          current,
+          prior,
+          sign: 1 as const,
+          transactions: joinArrays(parts.sort((a, b) => b.stretch - a.stretch).map((p) => p.text)),
+        }))
         .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
       base[section] = { current: sum(sorted, "current"), prior: sum(sorted, "prior"), derived: false, lines: sorted };
     }
@@ -187,8 +194,6 @@ export function rollingPnlJson(db: LedgerHandle, face: Face, asOf: string): stri
 export function rollingPnl(db: LedgerHandle, face: Face, asOf: string): PnlReport {
   return JSON.parse(rollingPnlJson(db, face, asOf)) as PnlReport;
 }
-
-const EMPTY = new JsonFragment("[]");
 
 /** JSON arrays as text, joined into one, in the order given. */
 function joinArrays(arrays: string[]): JsonFragment {
