@@ -7,6 +7,7 @@
  *   npm run profile                          a 100,000-line initial sync with 200 rules
  *   PROFILE=run_rules LINES=100000 npm run profile
  *   PROFILE=pnl npm run profile              twenty get_pnl_rolling calls on a synced tenant
+ *   PROFILE=export npm run profile           export_books and its four files on a synced tenant
  *
  * Locally the Worker, the tenant's object and D1 share one thread, so "(idle)" in the
  * answer is time spent outside the service's isolate (D1, the sandbox bank's reads).
@@ -85,9 +86,10 @@ try {
   const client = benchClient(service.baseUrl);
   const t = await client.sandboxTenant(`profile-${Date.now().toString(36)}`);
   await client.createTaxonomy(t);
-  if (WHAT === "sync" || WHAT === "pnl") await client.createRules(t, benchRules(200, 7));
+  const synced = WHAT === "pnl" || WHAT === "export";
+  if (WHAT === "sync" || synced) await client.createRules(t, benchRules(200, 7));
   await client.queueLines(t, LINES, 42);
-  if (WHAT === "pnl") await client.syncAndWait(t);
+  if (synced) await client.syncAndWait(t);
   if (WHAT === "run_rules") {
     await client.syncAndWait(t);
     await client.createRules(t, benchRules(200, 7));
@@ -100,7 +102,10 @@ try {
   if (WHAT === "sync") await client.syncAndWait(t);
   else if (WHAT === "run_rules") await client.json("/api/v1/run-rules", t.token, { method: "POST" });
   else if (WHAT === "pnl") for (let i = 0; i < 20; i++) await client.json("/api/v1/reports/pnl-rolling?as_of=2026-11-20", t.token);
-  else throw new Error(`PROFILE is sync, run_rules or pnl, not ${WHAT}`);
+  else if (WHAT === "export") {
+    const receipt = await client.json("/api/v1/export", t.token, { method: "POST", body: "{}" });
+    for (const url of Object.values<string>(receipt.urls)) await (await fetch(url, { headers: { authorization: `Bearer ${t.token}` } })).arrayBuffer();
+  } else throw new Error(`PROFILE is sync, run_rules, pnl or export, not ${WHAT}`);
   const seconds = (performance.now() - started) / 1000;
   const { profile } = (await inspector.call("Profiler.stop")) as { profile: CpuProfile };
   inspector.close();
