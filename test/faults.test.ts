@@ -175,6 +175,33 @@ describe("a provider that repeats itself", () => {
   });
 });
 
+describe("a bank that fails while pages are held", () => {
+  it("applies the pages it served before the run fails", async () => {
+    const t = await createTenant();
+    await deliverHistory(t);
+    const requestId = await recordRequest(t);
+    const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
+    let served = 0;
+    let cursorOfFailedFetch = "";
+    // Two pages of three lines, far short of a transaction's worth, then the bank goes away.
+    const failing: BankProvider = {
+      async syncPage(cursor) {
+        if (++served === 3) {
+          cursorOfFailedFetch = cursor;
+          throw new BankProviderError("the bank went away", true);
+        }
+        return bank.syncPage(cursor);
+      },
+    };
+    await expect(runSyncRequest(env, { tenant: t.tenant, requestId }, 1, failing, null)).rejects.toThrow("the bank went away");
+    await runInDurableObject(ledgerStub(t), (instance: TenantLedger) => {
+      expect(currentCursor(instance.db, 1)).toBe(cursorOfFailedFetch);
+    });
+    const run = (await api(rw(t), "/api/v1/sync-history")).body.runs.find((r: any) => r.request_id === requestId);
+    expect(run).toMatchObject({ status: "failed", final: false, pages: 2 });
+  });
+});
+
 describe("a page the ledger cannot apply", () => {
   it("fails the run after the pages before it land, though they shared its transaction", async () => {
     const t = await createTenant();
