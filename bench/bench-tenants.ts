@@ -6,6 +6,9 @@
 import { sleep } from "../scripts/local-service";
 import { CATEGORIES, generateLines, prng } from "./generator";
 
+/** Where the bench's sign rule puts money out that no other rule names. */
+const UNCATEGORIZED_SPEND = "Uncategorized spend";
+
 export interface Tenant {
   tenant: string;
   token: string;
@@ -92,9 +95,6 @@ export function benchClient(base: string) {
 }
 
 export type BenchClient = ReturnType<typeof benchClient>;
-
-/** Where the bench's sign rule puts money out that no other rule names. */
-const UNCATEGORIZED_SPEND = "Uncategorized spend";
 
 /** 200 rules of the three kinds: exact descriptions, stems as patterns, and the two signs. */
 export function benchRules(count: number, seed: number) {
