@@ -175,58 +175,52 @@ describe("a provider that repeats itself", () => {
   });
 });
 
-describe("a bank that fails while pages are held", () => {
-  it("applies the pages it served before the run fails", async () => {
-    const t = await createTenant();
-    await deliverHistory(t);
-    const requestId = await recordRequest(t);
+describe("a run that stops part way", () => {
+  /** A sandbox bank whose n-th answer (from 1) `answer` gives: the bank's own, altered, or a failure. */
+  const bankWith = (t: SandboxTenant, answer: (n: number, cursor: string, own: () => Promise<FeedPage>) => Promise<FeedPage>): BankProvider => {
     const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
     let served = 0;
+    return { syncPage: (cursor) => answer(++served, cursor, () => bank.syncPage(cursor)) };
+  };
+  const runOf = async (t: SandboxTenant, requestId: number) =>
+    (await api(rw(t), "/api/v1/sync-history")).body.runs.find((r: any) => r.request_id === requestId);
+  /** A tenant whose bank holds the history, with a sync request recorded. */
+  const tenantWithRequest = async () => {
+    const t = await createTenant();
+    await deliverHistory(t);
+    return { t, requestId: await recordRequest(t) };
+  };
+  /** Where the ledger's feed stands: the cursor after the last page applied. */
+  const landedCursor = (t: SandboxTenant) => runInDurableObject(ledgerStub(t), (instance: TenantLedger) => currentCursor(instance.db, 1));
+
+  it("a bank that fails while pages are held: the pages it served land before the run fails", async () => {
+    const { t, requestId } = await tenantWithRequest();
     let cursorOfFailedFetch = "";
     // Two pages of three lines, far short of a transaction's worth, then the bank goes away.
-    const failing: BankProvider = {
-      async syncPage(cursor) {
-        if (++served === 3) {
-          cursorOfFailedFetch = cursor;
-          throw new BankProviderError("the bank went away", true);
-        }
-        return bank.syncPage(cursor);
-      },
-    };
-    await expect(runSyncRequest(env, { tenant: t.tenant, requestId }, 1, failing, null)).rejects.toThrow("the bank went away");
-    await runInDurableObject(ledgerStub(t), (instance: TenantLedger) => {
-      expect(currentCursor(instance.db, 1)).toBe(cursorOfFailedFetch);
+    const failing = bankWith(t, async (n, cursor, own) => {
+      if (n < 3) return own();
+      cursorOfFailedFetch = cursor;
+      throw new BankProviderError("the bank went away", true);
     });
-    const run = (await api(rw(t), "/api/v1/sync-history")).body.runs.find((r: any) => r.request_id === requestId);
-    expect(run).toMatchObject({ status: "failed", final: false, pages: 2 });
+    await expect(runSyncRequest(env, { tenant: t.tenant, requestId }, 1, failing, null)).rejects.toThrow("the bank went away");
+    expect(await landedCursor(t)).toBe(cursorOfFailedFetch);
+    expect(await runOf(t, requestId)).toMatchObject({ status: "failed", final: false, pages: 2 });
   });
-});
 
-describe("a page the ledger cannot apply", () => {
-  it("fails the run after the pages before it land, though they shared its transaction", async () => {
-    const t = await createTenant();
-    await deliverHistory(t);
-    const requestId = await recordRequest(t);
-    const bank = new SandboxBank(env.INDEX_DB, t.tenant, PAGE_SIZE);
-    let served = 0;
+  it("a page the ledger cannot apply: the pages before it land, though they shared its transaction", async () => {
+    const { t, requestId } = await tenantWithRequest();
     let cursorOfBadPage = "";
-    // A provider that lets a malformed fourth page through (an adapter would refuse it).
-    const malformed: BankProvider = {
-      async syncPage(cursor) {
-        const page = await bank.syncPage(cursor);
-        if (++served !== 4) return page;
-        cursorOfBadPage = cursor;
-        return { ...page, added: [{ ...page.added[0]!, transaction_id: null as unknown as string }] };
-      },
-    };
+    // A malformed fourth page let through (an adapter would refuse it).
+    const malformed = bankWith(t, async (n, cursor, own) => {
+      const page = await own();
+      if (n !== 4) return page;
+      cursorOfBadPage = cursor;
+      return { ...page, added: [{ ...page.added[0]!, transaction_id: null as unknown as string }] };
+    });
     // The queue's last delivery: the run is recorded as failed and final instead of thrown for another.
     await runSyncRequest(env, { tenant: t.tenant, requestId }, SYNC_MAX_DELIVERIES, malformed, null);
-    const run = (await api(rw(t), "/api/v1/sync-history")).body.runs.find((r: any) => r.request_id === requestId);
-    expect(run).toMatchObject({ status: "failed", final: true, pages: 3 });
-    // The three pages before it are in the books: the feed's place is the bad page's cursor.
-    await runInDurableObject(ledgerStub(t), (instance: TenantLedger) => {
-      expect(currentCursor(instance.db, 1)).toBe(cursorOfBadPage);
-    });
+    expect(await runOf(t, requestId)).toMatchObject({ status: "failed", final: true, pages: 3 });
+    expect(await landedCursor(t)).toBe(cursorOfBadPage);
     expect((await books(t)).summary.lines).toBeGreaterThan(0);
   });
 });
