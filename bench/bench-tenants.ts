@@ -4,7 +4,7 @@
  * queue. Shared by `npm run bench:service` and `npm run profile`.
  */
 import { sleep } from "../scripts/local-service";
-import { CATEGORIES, generateLines, prng } from "./generator";
+import { type Arrival, CATEGORIES, generateLines, inArrivalOrder, prng } from "./generator";
 
 /** Where the bench's sign rule puts money out that no other rule names. */
 const UNCATEGORIZED_SPEND = "Uncategorized spend";
@@ -29,10 +29,13 @@ export function benchClient(base: string) {
     return { tenant: name, token: ((await answer.json()) as any).tokens.read_write };
   }
 
-  /** Queues `count` seeded lines at the tenant's sandbox bank: ~1% pending, ~0.5% duplicates and ~0.5% removals. */
-  async function queueLines(t: Tenant, count: number, seed: number): Promise<void> {
+  /**
+   * Queues `count` seeded lines at the tenant's sandbox bank, in the order a feed delivers
+   * them (see `inArrivalOrder`): ~1% pending, ~0.5% duplicates and ~0.5% removals.
+   */
+  async function queueLines(t: Tenant, count: number, seed: number, arrival: Arrival = "posted"): Promise<void> {
     const random = prng(seed + 1);
-    const lines = generateLines(count, seed);
+    const lines = inArrivalOrder(generateLines(count, seed), arrival, seed);
     const txn = (l: (typeof lines)[number]) => ({
       transaction_id: `g${l.id}`,
       account_id: l.accountId,

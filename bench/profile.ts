@@ -8,6 +8,7 @@
  *   PROFILE=run_rules LINES=100000 npm run profile
  *   PROFILE=pnl npm run profile              twenty get_pnl_rolling calls on a synced tenant
  *   PROFILE=export npm run profile           export_books and its four files on a synced tenant
+ *   ARRIVAL=shuffled ...                     lines delivered at random dates (see bench/generator.ts)
  *
  * Locally the Worker, the tenant's object and D1 share one thread, so "(idle)" in the
  * answer is time spent outside the service's isolate (D1, the sandbox bank's reads).
@@ -19,11 +20,13 @@ import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { startLocalService } from "../scripts/local-service";
 import { benchClient, benchRules } from "./bench-tenants";
+import { arrivalFrom } from "./generator";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WHAT = process.env.PROFILE ?? "sync";
 const LINES = Number(process.env.LINES ?? 100_000);
 const TOP = Number(process.env.TOP ?? 25);
+const ARRIVAL = arrivalFrom(process.env.ARRIVAL);
 
 interface ProfileNode {
   id: number;
@@ -88,7 +91,7 @@ try {
   await client.createTaxonomy(t);
   const synced = WHAT === "pnl" || WHAT === "export";
   if (WHAT === "sync" || synced) await client.createRules(t, benchRules(200, 7));
-  await client.queueLines(t, LINES, 42);
+  await client.queueLines(t, LINES, 42, ARRIVAL);
   if (synced) await client.syncAndWait(t);
   if (WHAT === "run_rules") {
     await client.syncAndWait(t);
