@@ -15,6 +15,7 @@ import m0012 from './0012_messages_append_only.sql';
 import m0013 from './0013_relation_c_maintained.sql';
 import m0014 from './0014_relation_c_words.sql';
 import m0015 from './0015_feed_page_closes.sql';
+import m0016 from './0016_relation_c_months.sql';
 
   export default {
     journal,
@@ -34,7 +35,8 @@ m0011,
 m0012,
 m0013,
 m0014,
-m0015
+m0015,
+m0016
     }
   }
   

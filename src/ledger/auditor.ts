@@ -4,37 +4,19 @@
  * - pocket_flagged: the owner add-back list, the booked lines under `draw` categories;
  * - receipts: the provider's verbatim records of those flagged lines.
  */
-import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { moneyInCents, moneyOutCents, onFace } from "./books";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { listCategoryTotals, onFace } from "./books";
 import { normalName, taxonomy } from "./categories";
 import type { LedgerHandle } from "./db";
 import type { Face } from "./face";
-import { aLines, cRows } from "./schema";
+import { aLines, cMonthTotals, cRows } from "./schema";
 
 export function auditorView(db: LedgerHandle, face: Face) {
   const booked = and(onFace(face), eq(cRows.state, "in books"));
-  const month = sql<string>`substr(${cRows.postedOn}, 1, 7)`;
-  const months = db
-    .select({
-      month,
-      moneyIn: moneyInCents,
-      moneyOut: moneyOutCents,
-      lines: sql<number>`count(*)`,
-    })
-    .from(cRows)
-    .where(booked)
-    .groupBy(month)
-    .orderBy(desc(month))
-    .all()
-    .map((m) => ({ month: m.month, money_in_cents: m.moneyIn, money_out_cents: m.moneyOut, net_cents: m.moneyIn - m.moneyOut, lines: m.lines }));
-
+  const months = bookedMonths(db, face);
   const drawNames = new Set(taxonomy(db).filter((t) => t.header_key === "draw").map((t) => normalName(t.name)));
-  const labels = db
-    .selectDistinct({ category: cRows.category })
-    .from(cRows)
-    .where(and(booked, isNotNull(cRows.category)))
-    .all()
-    .map((r) => r.category!)
+  const labels = listCategoryTotals(db, face)
+    .map((c) => c.category)
     .filter((c) => drawNames.has(normalName(c)));
   // One bound value however many labels: the object's SQLite binds at most 100 per statement.
   const flagged = db
@@ -63,4 +45,40 @@ export function auditorView(db: LedgerHandle, face: Face) {
   // As stored (JSON text): a value of unknown shape does not cross the object's RPC boundary typed.
   const receipts = flagged.map((r) => ({ side: r.side, src_id: r.srcId, raw_json: r.raw }));
   return { months, pocket_flagged, receipts };
+}
+
+/**
+ * Calendar-month totals of the booked lines on the face, newest first, from the kept month
+ * figures: every month after the floor's is whole on the face. The floor's own month is
+ * summed from its rows on or after the floor (at most a month of them, by the list order's
+ * index); months before it are not on the face.
+ */
+function bookedMonths(db: LedgerHandle, face: Face) {
+  const floor = face.effectiveFrom;
+  const kept = sql`SELECT month, lines, money_in_cents, money_out_cents FROM ${cMonthTotals} WHERE state = 'in books'`;
+  const source =
+    floor === null
+      ? kept
+      : sql`${kept} AND month > ${monthOf(floor)} UNION ALL
+        SELECT substr(posted_on, 1, 7), count(*), sum(max(amount_cents, 0)), sum(max(-amount_cents, 0)) FROM ${cRows}
+        WHERE state = 'in books' AND posted_on >= ${floor} AND posted_on < ${nextMonth(monthOf(floor))} GROUP BY 1`;
+  return db
+    .all<{ month: string; lines: number; money_in_cents: number; money_out_cents: number }>(
+      sql`SELECT * FROM (${source}) WHERE lines <> 0 ORDER BY month DESC`,
+    )
+    .map((m) => ({
+      month: m.month,
+      money_in_cents: m.money_in_cents,
+      money_out_cents: m.money_out_cents,
+      net_cents: m.money_in_cents - m.money_out_cents,
+      lines: m.lines,
+    }));
+}
+
+const monthOf = (isoDate: string) => isoDate.slice(0, 7);
+
+/** The month after `YYYY-MM`; as text it sorts after every date of the month before it. */
+function nextMonth(month: string): string {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, "0")}`;
 }

@@ -414,7 +414,7 @@ export function volume(db: LedgerDb, face: Face, days: number) {
  * The labels booked lines carry on this face (the queue excluded), with their booked
  * total and line count, most money first (by absolute total), ties by label.
  */
-export function listCategoryTotals(db: LedgerDb, face: Face): CategoryTotal[] {
+export function listCategoryTotals(db: LedgerHandle, face: Face): CategoryTotal[] {
   return byCategory(faceFigures(db, face))
     .filter((c) => c.category !== null)
     .map((c) => ({ category: c.category!, total_cents: c.totalCents, lines: c.lines }));

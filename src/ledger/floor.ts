@@ -2,6 +2,7 @@
  * The benchmark's floor: the same domain reads the endpoints make, run inside the tenant's
  * object with no routing, validation or JSON. Only the sandbox surface reaches it.
  */
+import { auditorView } from "./auditor";
 import { booksSummary, listCategoryTotals, listRows, volume, type RowFilter } from "./books";
 import type { LedgerDb } from "./db";
 import { listExceptions } from "./exceptions";
@@ -11,7 +12,7 @@ import { ruleDecisions, standingRules } from "./rules";
 import { undecidedLines } from "./undecided";
 import { countConnections } from "./sync";
 
-export const FLOOR_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "run_rules_match"] as const;
+export const FLOOR_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match"] as const;
 export type FloorRead = (typeof FLOOR_READS)[number];
 
 export interface FloorArgs {
@@ -38,6 +39,8 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
       return rollingPnlJson(db, face, args.asOf ?? face.today).length;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
+    case "get_auditor_view":
+      return auditorView(db, face).pocket_flagged.length;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;

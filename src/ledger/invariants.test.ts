@@ -1,5 +1,6 @@
 /** The invariant check the soak relies on: quiet on a healthy ledger, loud on each kind of break. */
 import { env, runInDurableObject } from "cloudflare:test";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
 import { applyFeedPage } from "./feed";
@@ -43,6 +44,22 @@ describe("brokenInvariants", () => {
       expect(brokenInvariants(db)).toEqual([
         "op sequence numbers have gaps: 4 ops, the highest is 99",
         "1 machine decision(s) follow a human judgement on the same line",
+      ]);
+    });
+  });
+
+  it("names each kept figure of relation C that has left its derivation", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("invariants-figures"));
+    await runInDurableObject(stub, (ledger: TenantLedger) => {
+      const db = ledger.db;
+      applyFeedPage(db, connectBank(db, "sandbox", "", AT), page, AT);
+      expect(brokenInvariants(db)).toEqual([]);
+      // The kept copies are derived (no trigger refuses a write), so a stray write is possible and must be seen.
+      db.run(sql`UPDATE c_month_totals SET money_in_cents = money_in_cents + 1`);
+      db.run(sql`UPDATE c_totals SET amount_cents = amount_cents + 1 WHERE category = ''`);
+      expect(brokenInvariants(db)).toEqual([
+        "relation C's running figures differ from its derivation in 2 figure(s)",
+        "relation C's month figures differ from its derivation in 2 figure(s)",
       ]);
     });
   });

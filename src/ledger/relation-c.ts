@@ -1,6 +1,7 @@
 /**
- * Relation C is read from `c_rows`, its running figures from `c_totals` and its words from
- * `c_words`, all kept by triggers (migrations 0013 and 0014). Their definition is the
+ * Relation C is read from `c_rows`, its running figures from `c_totals` (per category) and
+ * `c_month_totals` (per calendar month) and its words from `c_words`, all kept by triggers
+ * (migrations 0013, 0014 and 0016). Their definition is the
  * `c_rows_derived` view; drift is how far the kept copies are from it, and must always be
  * zero.
  */
@@ -11,7 +12,12 @@ const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, descriptio
 
 const DERIVED_TOTALS = `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines, sum(amount_cents) AS amount_cents
   FROM c_rows_derived GROUP BY 1, 2, 3, 4`;
-const KEPT_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_totals WHERE lines <> 0";
+// A kept figure of no lines is an empty group: it stays as a row, and must hold no money either.
+const KEPT_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_totals WHERE lines <> 0 OR amount_cents <> 0";
+const DERIVED_MONTHS = `SELECT substr(posted_on, 1, 7) AS month, state, count(*) AS lines,
+  sum(max(amount_cents, 0)) AS money_in_cents, sum(max(-amount_cents, 0)) AS money_out_cents FROM c_rows_derived GROUP BY 1, 2`;
+const KEPT_MONTHS = `SELECT month, state, lines, money_in_cents, money_out_cents FROM c_month_totals
+  WHERE lines <> 0 OR money_in_cents <> 0 OR money_out_cents <> 0`;
 
 function differing(db: LedgerHandle, left: string, right: string): number {
   const one = db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM (${left} EXCEPT ${right})`)).n;
@@ -24,6 +30,8 @@ export interface RelationCDrift {
   rows: number;
   /** Figures of `c_totals` that differ from the derivation's, counted from both sides. */
   totals: number;
+  /** Figures of `c_month_totals` that differ from the derivation's, counted from both sides. */
+  months: number;
   /** Entries of the `c_words` index that differ from the rows' descriptions, counted from both sides. */
   words: number;
 }
@@ -33,6 +41,7 @@ export function relationCDrift(db: LedgerHandle): RelationCDrift {
   return {
     rows: differing(db, `SELECT ${COLUMNS} FROM c_rows`, `SELECT ${COLUMNS} FROM c_rows_derived`),
     totals: differing(db, KEPT_TOTALS, DERIVED_TOTALS),
+    months: differing(db, KEPT_MONTHS, DERIVED_MONTHS),
     words: differing(db, "SELECT rowid, description FROM c_words", "SELECT src_id * 2 + (side = 'B'), description FROM c_rows_derived"),
   };
 }

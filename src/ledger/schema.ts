@@ -440,8 +440,26 @@ export const cTotals = sqliteTable(
 );
 
 /**
+ * Calendar-month figures of `c_rows` per state, kept by triggers on `c_rows` (migration
+ * 0016), so the auditor view's months read a few rows, not the books. A row's month is
+ * `substr(posted_on, 1, 7)`; money in and money out are summed apart, out as a positive
+ * number.
+ */
+export const cMonthTotals = sqliteTable(
+  "c_month_totals",
+  {
+    month: text("month").notNull(),
+    state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
+    lines: integer("lines").notNull(),
+    moneyInCents: integer("money_in_cents").notNull(),
+    moneyOutCents: integer("money_out_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.state] })],
+);
+
+/**
  * Tables derived from the append-only ones, kept by triggers; never written by the domain
  * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
-export const DERIVED_TABLES = ["c_rows", "c_totals", "c_words"] as const;
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_month_totals", "c_words"] as const;
