@@ -12,12 +12,18 @@ const UNCATEGORIZED_SPEND = "Uncategorized spend";
 export interface Tenant {
   tenant: string;
   token: string;
+  /** The sign-up's session cookie: grants are offered and confirmed only in a session. */
+  session: string;
 }
 
 /** The calls the benchmarks make against one running service. */
 export function benchClient(base: string) {
-  async function json(path: string, token: string, init: RequestInit = {}): Promise<any> {
-    const answer = await fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
+  /** A call answering JSON; `token` null for a call made in a session (its cookie in `init`). */
+  async function json(path: string, token: string | null, init: RequestInit = {}): Promise<any> {
+    const headers = new Headers(init.headers);
+    headers.set("content-type", "application/json");
+    if (token !== null) headers.set("authorization", `Bearer ${token}`);
+    const answer = await fetch(`${base}${path}`, { ...init, headers });
     const text = await answer.text();
     if (!answer.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${answer.status} ${text.slice(0, 300)}`);
     return JSON.parse(text);
@@ -26,7 +32,22 @@ export function benchClient(base: string) {
   async function sandboxTenant(name: string): Promise<Tenant> {
     const answer = await fetch(`${base}/sandbox/tenants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant: name }) });
     if (answer.status !== 201) throw new Error(`sign-up: ${answer.status} ${await answer.text()}`);
-    return { tenant: name, token: ((await answer.json()) as any).tokens.read_write };
+    const signup = (await answer.json()) as any;
+    return { tenant: name, token: signup.tokens.read_write, session: signup.session };
+  }
+
+  /**
+   * An auditor grant's token, the way a customer gives one: offered in the session, its code
+   * read from the sandbox carrier's outbox (the customer's phone), confirmed in the session.
+   */
+  async function auditorToken(t: Tenant): Promise<string> {
+    const viewer = { viewer_name: "Bench Auditor", viewer_channel: "+15555550199" };
+    const inSession = { cookie: `svc_session=${t.session}`, origin: base };
+    const offer = await json("/api/v1/auditor/grants", null, { method: "POST", headers: inSession, body: JSON.stringify(viewer) });
+    const outbox = (await (await fetch(`${base}/sandbox/tenants/${t.tenant}/outbox`)).json()) as any;
+    const code = /\b(\d{6})\b/.exec(outbox.messages[0].body)![1];
+    const confirmed = await json(`/api/v1/auditor/grants/${offer.request_id}/confirm`, null, { method: "POST", headers: inSession, body: JSON.stringify({ code, ...viewer }) });
+    return confirmed.token;
   }
 
   /**
@@ -94,7 +115,7 @@ export function benchClient(base: string) {
     }
   }
 
-  return { json, sandboxTenant, queueLines, createTaxonomy, createRules, syncAndWait };
+  return { json, sandboxTenant, auditorToken, queueLines, createTaxonomy, createRules, syncAndWait };
 }
 
 export type BenchClient = ReturnType<typeof benchClient>;
