@@ -172,7 +172,7 @@ function play(ledger: TenantLedger, history: Step[]): void {
     const humansAfter = humanSeqs();
     for (const [seq, fact] of humansBefore) expect(humansAfter.get(seq)).toEqual(fact);
 
-    expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, months: 0, words: 0 });
+    expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
     const all = db.select().from(decisions).all();
     for (const row of listRows(db, face, {}, 1, 1000).rows.filter((r) => r.side === "A")) {
       const facts = all.filter((d) => d.aId === row.src_id);

@@ -16,6 +16,7 @@ import m0013 from './0013_relation_c_maintained.sql';
 import m0014 from './0014_relation_c_words.sql';
 import m0015 from './0015_feed_page_closes.sql';
 import m0016 from './0016_relation_c_months.sql';
+import m0017 from './0017_relation_c_floor.sql';
 
   export default {
     journal,
@@ -36,7 +37,8 @@ m0012,
 m0013,
 m0014,
 m0015,
-m0016
+m0016,
+m0017
     }
   }
   

@@ -9,7 +9,7 @@ import { addDays } from "../clock";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { isQueueLabel } from "./queue-label";
-import { aLines, bLines, cRows, cTotals, feedAccounts, lineEvents } from "./schema";
+import { aLines, bLines, cFloor, cFloorTotals, cRows, cTotals, feedAccounts, lineEvents } from "./schema";
 
 export const UNCATEGORISED = "uncategorised";
 
@@ -84,12 +84,17 @@ interface Figure {
 /**
  * The running figures of the rows a face serves. With no floor they are `c_totals` as
  * kept. The free tier's floor is two days back, so its few rows are summed directly; a
- * paid tenant's floor (its sign-up) has the rows before it subtracted, which stop
- * growing once the history is pulled.
+ * paid tenant's floor (its sign-up) subtracts the kept figures of the rows before it
+ * (`c_floor_totals`), since the history before a floor can be most of the books.
  */
 export function faceFigures(db: LedgerHandle, face: Face): Figure[] {
   const kept = sql`SELECT ${cTotals.accountId} AS account_id, ${cTotals.state} AS state, ${cTotals.queued} AS queued, ${cTotals.category} AS category,
     ${cTotals.lines} AS lines, ${cTotals.amountCents} AS amount_cents FROM ${cTotals}`;
+  const keptBefore = (floor: string) => {
+    keepFiguresBefore(db, floor);
+    return sql`SELECT ${cFloorTotals.accountId}, ${cFloorTotals.state}, ${cFloorTotals.queued}, ${cFloorTotals.category},
+      -${cFloorTotals.lines}, -${cFloorTotals.amountCents} FROM ${cFloorTotals}`;
+  };
   const summed = (range: SQL, sign: number) => sql`SELECT ${cRows.accountId} AS account_id, ${cRows.state} AS state, ${cRows.category} IS NULL AS queued,
     coalesce(${cRows.category}, '') AS category, ${sign} * count(*) AS lines, ${sign} * sum(${cRows.amountCents}) AS amount_cents
     FROM ${cRows} WHERE ${range} GROUP BY 1, 2, 3, 4`;
@@ -98,13 +103,28 @@ export function faceFigures(db: LedgerHandle, face: Face): Figure[] {
       ? kept
       : face.tier === "free"
         ? summed(gte(cRows.postedOn, face.effectiveFrom), 1)
-        : sql`${kept} UNION ALL ${summed(sql`${cRows.postedOn} < ${face.effectiveFrom}`, -1)}`;
+        : sql`${kept} UNION ALL ${keptBefore(face.effectiveFrom)}`;
   return db
     .all<{ account_id: string; state: Row["state"]; queued: number; category: string; lines: number; amount_cents: number }>(
       sql`SELECT account_id, state, queued, category, sum(lines) AS lines, sum(amount_cents) AS amount_cents
         FROM (${source}) GROUP BY 1, 2, 3, 4 HAVING sum(lines) <> 0 ORDER BY 1, 2, 3, 4`,
     )
     .map((f) => ({ accountId: f.account_id, state: f.state, category: f.queued ? null : f.category, lines: f.lines, amountCents: f.amount_cents }));
+}
+
+/**
+ * Makes `c_floor_totals` hold the figures of the rows before `floor`. A tenant's floor
+ * never moves, so this sums them once, at the first read on its face; the triggers keep
+ * them from then on (migration 0017). The floor is recorded last: cut short, the next read
+ * starts again.
+ */
+function keepFiguresBefore(db: LedgerHandle, floor: string): void {
+  if (db.get<{ floor: string }>(sql`SELECT ${cFloor.floor} AS floor FROM ${cFloor}`)?.floor === floor) return;
+  db.run(sql`DELETE FROM ${cFloor}`);
+  db.run(sql`DELETE FROM ${cFloorTotals}`);
+  db.run(sql`INSERT INTO ${cFloorTotals} (account_id, state, queued, category, lines, amount_cents)
+    SELECT account_id, state, category IS NULL, coalesce(category, ''), count(*), sum(amount_cents) FROM ${cRows} WHERE posted_on < ${floor} GROUP BY 1, 2, 3, 4`);
+  db.run(sql`INSERT INTO ${cFloor} (floor) VALUES (${floor})`);
 }
 
 const sumOf = (figures: Figure[], pick: (f: Figure) => number) => figures.reduce((total, f) => total + pick(f), 0);

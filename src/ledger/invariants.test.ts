@@ -3,6 +3,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
+import { booksSummary } from "./books";
 import { applyFeedPage } from "./feed";
 import { brokenInvariants } from "./invariants";
 import { label, recordHumanJudgement } from "./judgements";
@@ -53,12 +54,16 @@ describe("brokenInvariants", () => {
     await runInDurableObject(stub, (ledger: TenantLedger) => {
       const db = ledger.db;
       applyFeedPage(db, connectBank(db, "sandbox", "", AT), page, AT);
+      // A read on a paid floor after the page's lines: the ledger keeps the figures before it.
+      booksSummary(db, faceFor({ tier: "paid", visibleFrom: "2026-11-21" }));
       expect(brokenInvariants(db)).toEqual([]);
       // The kept copies are derived (no trigger refuses a write), so a stray write is possible and must be seen.
       db.run(sql`UPDATE c_month_totals SET money_in_cents = money_in_cents + 1`);
       db.run(sql`UPDATE c_totals SET amount_cents = amount_cents + 1 WHERE category = ''`);
+      db.run(sql`UPDATE c_floor_totals SET lines = lines - 1`);
       expect(brokenInvariants(db)).toEqual([
         "relation C's running figures differ from its derivation in 2 figure(s)",
+        "relation C's figures before the paid floor differ from its derivation in 2 figure(s)",
         "relation C's month figures differ from its derivation in 2 figure(s)",
       ]);
     });

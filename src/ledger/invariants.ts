@@ -32,6 +32,7 @@ export function brokenInvariants(db: LedgerHandle): string[] {
   const drift = relationCDrift(db);
   if (drift.rows > 0) broken.push(`relation C as kept differs from its derivation in ${drift.rows} row(s)`);
   if (drift.totals > 0) broken.push(`relation C's running figures differ from its derivation in ${drift.totals} figure(s)`);
+  if (drift.floorTotals > 0) broken.push(`relation C's figures before the paid floor differ from its derivation in ${drift.floorTotals} figure(s)`);
   if (drift.months > 0) broken.push(`relation C's month figures differ from its derivation in ${drift.months} figure(s)`);
   if (drift.words > 0) broken.push(`relation C's word index differs from its descriptions in ${drift.words} entr(ies)`);
 

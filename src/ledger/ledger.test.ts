@@ -89,7 +89,7 @@ describe("the append-only ledger", () => {
       }
       // The refusal is the database's: every row survives both attempts.
       expect(booksSummary(db, face)).toMatchObject({ lines: 3, archived: 1, superseded: 1 });
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
       // Relation C as kept is derived, so it changes, but no line ever leaves it.
       expect(refusal(() => db.run(sql.raw("DELETE FROM c_rows")))).toContain("relation C: a line never leaves it");
     });
@@ -146,7 +146,7 @@ describe("applying feed pages", () => {
       applyFeedPage(db, connection, second, AT, (tx, newerThan) => recordHumanJudgement(tx, newerThan + 1, "Meals", "human:page", AT));
       expect(booksSummary(db, face)).toMatchObject({ lines: 3 });
       expect(latestDecision(db, 2)?.category).toBe("Meals");
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
     });
   });
 

@@ -1,9 +1,9 @@
 /**
- * Relation C is read from `c_rows`, its running figures from `c_totals` (per category) and
- * `c_month_totals` (per calendar month) and its words from `c_words`, all kept by triggers
- * (migrations 0013, 0014 and 0016). Their definition is the
- * `c_rows_derived` view; drift is how far the kept copies are from it, and must always be
- * zero.
+ * Relation C is read from `c_rows`, its running figures from `c_totals` (per category; those
+ * before a paid floor in `c_floor_totals`) and `c_month_totals` (per calendar month) and
+ * its words from `c_words`, all kept by triggers (migrations 0013, 0014, 0016 and 0017).
+ * Their definition is the `c_rows_derived` view; drift is how far the kept copies are from
+ * it, and must always be zero.
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "./db";
@@ -14,6 +14,9 @@ const DERIVED_TOTALS = `SELECT account_id, state, category IS NULL AS queued, co
   FROM c_rows_derived GROUP BY 1, 2, 3, 4`;
 // A kept figure of no lines is an empty group: it stays as a row, and must hold no money either.
 const KEPT_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_totals WHERE lines <> 0 OR amount_cents <> 0";
+const DERIVED_FLOOR_TOTALS = `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines, sum(amount_cents) AS amount_cents
+  FROM c_rows_derived WHERE posted_on < (SELECT floor FROM c_floor) GROUP BY 1, 2, 3, 4`;
+const KEPT_FLOOR_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_floor_totals WHERE lines <> 0 OR amount_cents <> 0";
 const DERIVED_MONTHS = `SELECT substr(posted_on, 1, 7) AS month, state, count(*) AS lines,
   sum(max(amount_cents, 0)) AS money_in_cents, sum(max(-amount_cents, 0)) AS money_out_cents FROM c_rows_derived GROUP BY 1, 2`;
 const KEPT_MONTHS = `SELECT month, state, lines, money_in_cents, money_out_cents FROM c_month_totals
@@ -30,6 +33,8 @@ export interface RelationCDrift {
   rows: number;
   /** Figures of `c_totals` that differ from the derivation's, counted from both sides. */
   totals: number;
+  /** Figures of `c_floor_totals` that differ from the derivation's before the floor `c_floor` holds (none kept when it holds none). */
+  floorTotals: number;
   /** Figures of `c_month_totals` that differ from the derivation's, counted from both sides. */
   months: number;
   /** Entries of the `c_words` index that differ from the rows' descriptions, counted from both sides. */
@@ -41,6 +46,7 @@ export function relationCDrift(db: LedgerHandle): RelationCDrift {
   return {
     rows: differing(db, `SELECT ${COLUMNS} FROM c_rows`, `SELECT ${COLUMNS} FROM c_rows_derived`),
     totals: differing(db, KEPT_TOTALS, DERIVED_TOTALS),
+    floorTotals: differing(db, KEPT_FLOOR_TOTALS, DERIVED_FLOOR_TOTALS),
     months: differing(db, KEPT_MONTHS, DERIVED_MONTHS),
     words: differing(db, "SELECT rowid, description FROM c_words", "SELECT src_id * 2 + (side = 'B'), description FROM c_rows_derived"),
   };

@@ -440,6 +440,33 @@ export const cTotals = sqliteTable(
 );
 
 /**
+ * The paid floor whose figures `c_floor_totals` keeps: one row at most. A tenant's floor is
+ * stored at sign-up and never moves; the ledger learns it from the face of the first read
+ * that needs it (`floorFigures`, books.ts).
+ */
+export const cFloor = sqliteTable("c_floor", {
+  floor: text("floor").primaryKey(),
+});
+
+/**
+ * `c_totals` for the rows posted before the paid floor (`c_floor`), kept by triggers on
+ * `c_rows` (migration 0017): a face with that floor reads the running figures minus these,
+ * a few rows either way, however much history lies before the floor.
+ */
+export const cFloorTotals = sqliteTable(
+  "c_floor_totals",
+  {
+    accountId: text("account_id").notNull(),
+    state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
+    queued: integer("queued", { mode: "boolean" }).notNull(),
+    category: text("category").notNull(),
+    lines: integer("lines").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] })],
+);
+
+/**
  * Calendar-month figures of `c_rows` per state, kept by triggers on `c_rows` (migration
  * 0016), so the auditor view's months read a few rows, not the books. A row's month is
  * `substr(posted_on, 1, 7)`; money in and money out are summed apart, out as a positive
@@ -462,4 +489,4 @@ export const cMonthTotals = sqliteTable(
  * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
-export const DERIVED_TABLES = ["c_rows", "c_totals", "c_month_totals", "c_words"] as const;
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
