@@ -29,8 +29,10 @@ export function benchClient(base: string) {
     return JSON.parse(text);
   }
 
-  async function sandboxTenant(name: string): Promise<Tenant> {
-    const answer = await fetch(`${base}/sandbox/tenants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant: name }) });
+  /** Signs a paid tenant up through the sandbox; `visibleFrom` is its sign-up floor (none by default). */
+  async function sandboxTenant(name: string, options: { visibleFrom?: string } = {}): Promise<Tenant> {
+    const body = { tenant: name, visible_from: options.visibleFrom };
+    const answer = await fetch(`${base}/sandbox/tenants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (answer.status !== 201) throw new Error(`sign-up: ${answer.status} ${await answer.text()}`);
     const signup = (await answer.json()) as any;
     return { tenant: name, token: signup.tokens.read_write, session: signup.session };
