@@ -95,14 +95,14 @@ export function faceFigures(db: LedgerHandle, face: Face): Figure[] {
     return sql`SELECT ${cFloorTotals.accountId}, ${cFloorTotals.state}, ${cFloorTotals.queued}, ${cFloorTotals.category},
       -${cFloorTotals.lines}, -${cFloorTotals.amountCents} FROM ${cFloorTotals}`;
   };
-  const summed = (range: SQL, sign: number) => sql`SELECT ${cRows.accountId} AS account_id, ${cRows.state} AS state, ${cRows.category} IS NULL AS queued,
-    coalesce(${cRows.category}, '') AS category, ${sign} * count(*) AS lines, ${sign} * sum(${cRows.amountCents}) AS amount_cents
+  const summed = (range: SQL) => sql`SELECT ${cRows.accountId} AS account_id, ${cRows.state} AS state, ${cRows.category} IS NULL AS queued,
+    coalesce(${cRows.category}, '') AS category, count(*) AS lines, sum(${cRows.amountCents}) AS amount_cents
     FROM ${cRows} WHERE ${range} GROUP BY 1, 2, 3, 4`;
   const source =
     face.effectiveFrom === null
       ? kept
       : face.tier === "free"
-        ? summed(gte(cRows.postedOn, face.effectiveFrom), 1)
+        ? summed(gte(cRows.postedOn, face.effectiveFrom))
         : sql`${kept} UNION ALL ${keptBefore(face.effectiveFrom)}`;
   return db
     .all<{ account_id: string; state: Row["state"]; queued: number; category: string; lines: number; amount_cents: number }>(

@@ -10,13 +10,11 @@ import type { LedgerHandle } from "./db";
 
 const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason";
 
-const DERIVED_TOTALS = `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines, sum(amount_cents) AS amount_cents
-  FROM c_rows_derived GROUP BY 1, 2, 3, 4`;
+/** Running figures per account, state and category, derived from the rows `where` selects. */
+const derivedTotals = (where: string) => `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines,
+  sum(amount_cents) AS amount_cents FROM c_rows_derived ${where} GROUP BY 1, 2, 3, 4`;
 // A kept figure of no lines is an empty group: it stays as a row, and must hold no money either.
-const KEPT_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_totals WHERE lines <> 0 OR amount_cents <> 0";
-const DERIVED_FLOOR_TOTALS = `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines, sum(amount_cents) AS amount_cents
-  FROM c_rows_derived WHERE posted_on < (SELECT floor FROM c_floor) GROUP BY 1, 2, 3, 4`;
-const KEPT_FLOOR_TOTALS = "SELECT account_id, state, queued, category, lines, amount_cents FROM c_floor_totals WHERE lines <> 0 OR amount_cents <> 0";
+const keptTotals = (table: string) => `SELECT account_id, state, queued, category, lines, amount_cents FROM ${table} WHERE lines <> 0 OR amount_cents <> 0`;
 const DERIVED_MONTHS = `SELECT substr(posted_on, 1, 7) AS month, state, count(*) AS lines,
   sum(max(amount_cents, 0)) AS money_in_cents, sum(max(-amount_cents, 0)) AS money_out_cents FROM c_rows_derived GROUP BY 1, 2`;
 const KEPT_MONTHS = `SELECT month, state, lines, money_in_cents, money_out_cents FROM c_month_totals
@@ -45,8 +43,8 @@ export interface RelationCDrift {
 export function relationCDrift(db: LedgerHandle): RelationCDrift {
   return {
     rows: differing(db, `SELECT ${COLUMNS} FROM c_rows`, `SELECT ${COLUMNS} FROM c_rows_derived`),
-    totals: differing(db, KEPT_TOTALS, DERIVED_TOTALS),
-    floorTotals: differing(db, KEPT_FLOOR_TOTALS, DERIVED_FLOOR_TOTALS),
+    totals: differing(db, keptTotals("c_totals"), derivedTotals("")),
+    floorTotals: differing(db, keptTotals("c_floor_totals"), derivedTotals("WHERE posted_on < (SELECT floor FROM c_floor)")),
     months: differing(db, KEPT_MONTHS, DERIVED_MONTHS),
     words: differing(db, "SELECT rowid, description FROM c_words", "SELECT src_id * 2 + (side = 'B'), description FROM c_rows_derived"),
   };
