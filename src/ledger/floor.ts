@@ -2,7 +2,7 @@
  * The benchmark's floor: the same domain reads the endpoints make, run inside the tenant's
  * object with no routing, validation or JSON. Only the sandbox surface reaches it.
  */
-import { auditorView } from "./auditor";
+import { auditorViewJson } from "./auditor";
 import { booksSummary, listCategoryTotals, listRows, volume, type RowFilter } from "./books";
 import type { LedgerDb } from "./db";
 import { listExceptions } from "./exceptions";
@@ -40,7 +40,8 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
     case "get_auditor_view":
-      return auditorView(db, face).pocket_flagged.length;
+      // Written as JSON text by construction, like the P&L: its floor includes writing it.
+      return auditorViewJson(db, face, 0).length;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;

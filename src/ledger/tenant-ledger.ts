@@ -16,7 +16,7 @@ import { applyFeedPage } from "./feed";
 import { undecidedLines } from "./undecided";
 import { runFloorRead, type FloorArgs, type FloorRead } from "./floor";
 import { brokenInvariants } from "./invariants";
-import { auditorView } from "./auditor";
+import { auditorViewJson } from "./auditor";
 import * as exceptions from "./exceptions";
 import * as messages from "./messages";
 import * as pushes from "./export/pushes";
@@ -85,8 +85,8 @@ export class TenantLedger extends DurableObject<Env> {
   recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string) {
     messages.recordSendOutcome(this.db, messageId, outcome, actor, new Date().toISOString());
   }
-  auditorView(face: Face) {
-    return auditorView(this.db, face);
+  auditorViewJson(face: Face, grantId: number): string {
+    return auditorViewJson(this.db, face, grantId);
   }
 
   // --- the soak's invariant check (reached only through the sandbox surface) ---

@@ -23,6 +23,7 @@ import {
   VIEWER,
   type SandboxTenant,
 } from "../../../test/fixtures/sandbox";
+import { auditorViewResponse } from "./schema";
 
 const offer = (t: SandboxTenant, viewer = VIEWER) => api(session(t), "/api/v1/auditor/grants", { method: "POST", body: viewer });
 const confirm = (t: SandboxTenant, requestId: number, body: Record<string, string>) =>
@@ -78,6 +79,8 @@ describe("the grant flow", () => {
 
     const answer = await view(token);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    // The answer is written as JSON text (never parsed by its schema on the way out): it must hold the documented shape.
+    expect(auditorViewResponse.parse(answer.body)).toEqual(answer.body);
     expect(answer.body.grant_id).toBe(grant.grant_id);
     expect(answer.body.months).toEqual([
       { month: "2026-11", money_in_cents: 0, money_out_cents: 28550, net_cents: -28550, lines: 2 },

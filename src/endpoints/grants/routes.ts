@@ -1,7 +1,8 @@
 import { confirmGrant, listGrants, offerGrant, revokeGrant, stampRead } from "../../auth/grants";
 import { ApiError } from "../../errors";
 import { carrierFor } from "../../providers/sms";
-import { defineEndpoint } from "../define";
+import type { z } from "@hono/zod-openapi";
+import { defineEndpoint, JsonAnswer } from "../define";
 import {
   auditorViewResponse,
   confirmBody,
@@ -119,13 +120,8 @@ export const getAuditorView = defineEndpoint({
   success: { status: 200, description: "The auditor view.", schema: auditorViewResponse },
   async handler({ env, caller, ledger, face, now }) {
     const grant = caller.grant!;
-    await stampRead(env.INDEX_DB, grant.id, now);
-    const view = await ledger.auditorView(face);
-    return {
-      grant_id: grant.id,
-      months: view.months,
-      pocket_flagged: view.pocket_flagged,
-      receipts: view.receipts.map((r) => ({ side: r.side, src_id: r.src_id, raw: JSON.parse(r.raw_json) as unknown })),
-    };
+    // The stamp and the read are independent: one waits for D1, the other for the object.
+    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id)]);
+    return new JsonAnswer<z.input<typeof auditorViewResponse>>(view);
   },
 });
