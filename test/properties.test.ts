@@ -159,7 +159,7 @@ function play(ledger: TenantLedger, history: Step[]): void {
         break;
       }
       case "adjudicate": {
-        const exception = nth(ledger.listExceptions(face), s.pick);
+        const exception = nth(ledger.listExceptions(face, 1, 100).exceptions, s.pick);
         if (exception) {
           ledger.adjudicate(face, exception.a_id, { rule_key: s.key, match_kind: "description_exact", match_value: exception.description, category: "Supplies" }, ACTOR);
         }

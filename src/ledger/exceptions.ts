@@ -3,7 +3,7 @@
  * category. Adjudicating one decides it and mints the rule that would have, as one fact.
  */
 import { and, asc, desc, inArray, isNull, sql } from "drizzle-orm";
-import { findRow, onFace, rowColumns, toRow, type Row } from "./books";
+import { faceFigures, findRow, onFace, rowColumns, toRow, type Row } from "./books";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { categoryValue, judge } from "./judgements";
@@ -13,16 +13,31 @@ import { cRows } from "./schema";
 
 export type ExceptionRow = Row & { a_id: number };
 
-export function listExceptions(db: LedgerDb, face: Face): ExceptionRow[] {
-  return db
+/** One page of the exceptions, newest first, and how many there are on the face. */
+export interface ExceptionsPage {
+  exceptions: ExceptionRow[];
+  total: number;
+}
+
+export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: number): ExceptionsPage {
+  const exceptions = db
     .select(rowColumns)
     .from(cRows)
     // `+side` keeps SQLite off the key for a one-letter column: the queue's index (category, then the list order) is the narrow path.
-    .where(and(onFace(face), sql`+${cRows.side} = 'A'`, inArray(cRows.state, ["in books", "pending"]), isNull(cRows.category)))
+    .where(and(onFace(face), sql`+${cRows.side} = 'A'`, inArray(cRows.state, EXCEPTION_STATES), isNull(cRows.category)))
     .orderBy(desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
     .all()
     .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
+  // Side B is always archived, so the queue's figures in these states are side A's: counted, not scanned.
+  const total = faceFigures(db, face)
+    .filter((f) => f.category === null && EXCEPTION_STATES.includes(f.state))
+    .reduce((n, f) => n + f.lines, 0);
+  return { exceptions, total };
 }
+
+const EXCEPTION_STATES: Row["state"][] = ["in books", "pending"];
 
 export type AdjudicateOutcome = { op_seq: number; rule: Rule } | Refusal | undefined;
 

@@ -33,7 +33,7 @@ export function runFloorRead(db: LedgerDb, face: Face, read: FloorRead, args: Fl
     case "list_categories":
       return listCategoryTotals(db, face).length;
     case "list_exceptions":
-      return listExceptions(db, face).length;
+      return listExceptions(db, face, args.page ?? 1, args.perPage ?? 100).exceptions.length;
     case "get_pnl_rolling":
       // The report is JSON text by construction: its floor includes writing it.
       return rollingPnlJson(db, face, args.asOf ?? face.today).length;

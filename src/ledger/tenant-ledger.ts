@@ -164,8 +164,8 @@ export class TenantLedger extends DurableObject<Env> {
   retireRule(ruleKey: string, actor: string) {
     return rules.retireRule(this.db, ruleKey, actor, new Date().toISOString()) ?? null;
   }
-  listExceptions(face: Face) {
-    return exceptions.listExceptions(this.db, face);
+  listExceptions(face: Face, page: number, perPage: number) {
+    return exceptions.listExceptions(this.db, face, page, perPage);
   }
   adjudicate(face: Face, aId: number, input: rules.RuleInput, actor: string) {
     return exceptions.adjudicate(this.db, face, aId, input, actor, new Date().toISOString()) ?? null;

@@ -83,3 +83,55 @@ describe("list_exceptions and adjudicate", () => {
     expect((await api(rw(other), "/api/v1/exceptions")).body.exceptions).toEqual([]);
   });
 });
+
+describe("list_exceptions over a long queue", () => {
+  let t: SandboxTenant;
+  beforeAll(async () => {
+    t = await createTenant();
+    // No rules yet: the whole first pull waits in the queue.
+    const added = Array.from({ length: 130 }, (_, i) => txn(`q${i}`, { name: `UNKNOWN VENDOR ${i}`, date: `2026-10-${String(1 + (i % 30)).padStart(2, "0")}` }));
+    await deliver(t.tenant, { accounts: [CHECKING], added });
+    await syncNow(t);
+  });
+
+  it("pages it 100 at a time by default, newest first, with the whole queue's count", async () => {
+    const first = (await api(ro(t), "/api/v1/exceptions")).body;
+    expect(first).toMatchObject({ page: 1, per_page: 100, total: 130 });
+    expect(first.exceptions).toHaveLength(100);
+    const second = (await api(ro(t), "/api/v1/exceptions?page=2")).body;
+    expect(second).toMatchObject({ page: 2, per_page: 100, total: 130 });
+    expect(second.exceptions).toHaveLength(30);
+    const all = [...first.exceptions, ...second.exceptions];
+    expect(new Set(all.map((e: any) => e.a_id)).size).toBe(130);
+    const order = all.map((e: any) => [e.posted_on, -e.src_id]);
+    expect(order).toEqual([...order].sort(([d1, i1], [d2, i2]) => (d1 === d2 ? i1 - i2 : d1 < d2 ? 1 : -1)));
+    expect((await api(ro(t), "/api/v1/exceptions?page=3")).body).toMatchObject({ exceptions: [], total: 130 });
+  });
+
+  it("clamps per_page at 100, takes a smaller one, and refuses a page or per_page below 1", async () => {
+    expect((await api(ro(t), "/api/v1/exceptions?per_page=500")).body).toMatchObject({ per_page: 100 });
+    const small = (await api(ro(t), "/api/v1/exceptions?per_page=7&page=3")).body;
+    expect(small).toMatchObject({ page: 3, per_page: 7, total: 130 });
+    const first = (await api(ro(t), "/api/v1/exceptions")).body.exceptions;
+    expect(small.exceptions.map((e: any) => e.a_id)).toEqual(first.slice(14, 21).map((e: any) => e.a_id));
+    const bad = await api(ro(t), "/api/v1/exceptions?page=0&per_page=0");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(["query.page", "query.per_page"]);
+  });
+
+  it("drops a line from the count once a rule decides it", async () => {
+    await api(rw(t), "/api/v1/create-rule", { method: "POST", body: { rule_key: "v7", match_kind: "description_exact", match_value: "UNKNOWN VENDOR 7", category: "Supplies" } });
+    expect((await api(ro(t), "/api/v1/exceptions")).body.total).toBe(129);
+  });
+
+  it("counts only what the face serves: a floor leaves the lines before it out of the list and the count", async () => {
+    const floored = await createTenant({ visible_from: "2026-10-21" });
+    const added = Array.from({ length: 30 }, (_, i) => txn(`f${i}`, { name: `UNKNOWN VENDOR ${i}`, date: `2026-10-${String(1 + i).padStart(2, "0")}` }));
+    await deliver(floored.tenant, { accounts: [CHECKING], added });
+    await syncNow(floored);
+    const answer = (await api(ro(floored), "/api/v1/exceptions")).body;
+    expect(answer.total).toBe(10);
+    expect(answer.exceptions.map((e: any) => e.posted_on).every((d: string) => d >= "2026-10-21")).toBe(true);
+    expect(answer.exceptions).toHaveLength(10);
+  });
+});

@@ -1,7 +1,8 @@
 import { ApiError } from "../../errors";
 import { isRefusal } from "../../ledger/refusal";
 import { defineEndpoint } from "../define";
-import { adjudicateBody, adjudicateResponse, listExceptionsResponse } from "./schema";
+import { PER_PAGE_CAP } from "../transactions/schema";
+import { adjudicateBody, adjudicateResponse, listExceptionsQuery, listExceptionsResponse } from "./schema";
 
 export const listExceptions = defineEndpoint({
   operationId: "list_exceptions",
@@ -11,11 +12,16 @@ export const listExceptions = defineEndpoint({
   summary: "List exceptions",
   description:
     "The lines nothing has explained: side-A lines in books or pending, on this face, with no category (no rule, no " +
-    "model, or a human put them back in the queue). Each is identified by its side-A id. Resolve one with adjudicate.",
+    "model, or a human put them back in the queue). Each is identified by its side-A id. Resolve one with adjudicate. " +
+    "Paged like list_transactions, 100 to a page by default: a tenant's queue can be its whole history before its " +
+    "first rules; `total` counts every page.",
   credential: "read",
-  success: { status: 200, description: "The exceptions, newest first.", schema: listExceptionsResponse },
-  async handler({ ledger, face }) {
-    return { exceptions: await ledger.listExceptions(face) };
+  query: listExceptionsQuery,
+  success: { status: 200, description: "A page of the exceptions, newest first.", schema: listExceptionsResponse },
+  async handler({ ledger, face, query }) {
+    const perPage = Math.min(query.per_page, PER_PAGE_CAP);
+    const { exceptions, total } = await ledger.listExceptions(face, query.page, perPage);
+    return { exceptions, page: query.page, per_page: perPage, total };
   },
 });
 

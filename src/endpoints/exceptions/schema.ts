@@ -1,12 +1,24 @@
 import { z } from "@hono/zod-openapi";
-import { rowSchema } from "../shared";
+import { cappedInt, rowSchema } from "../shared";
+import { PER_PAGE_CAP } from "../transactions/schema";
 import { ruleInputSchema, ruleSchema } from "../rules/schema";
+
+/** A page holds as many exceptions as a list page may hold rows, and by default all it can. */
+export const EXCEPTIONS_PER_PAGE = PER_PAGE_CAP;
+
+export const listExceptionsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1).openapi({ description: "1-based page number.", example: 1 }),
+  per_page: cappedInt("Exceptions per page.", EXCEPTIONS_PER_PAGE, PER_PAGE_CAP),
+});
 
 export const listExceptionsResponse = z
   .object({
     exceptions: z
       .array(rowSchema.extend({ a_id: z.number().int().openapi({ description: "The exception's side-A id.", example: 42 }) }))
-      .openapi({ description: "Side-A lines in books or pending, on this face, that nothing has given a category; newest first." }),
+      .openapi({ description: "This page of the side-A lines in books or pending, on this face, that nothing has given a category; newest first." }),
+    page: z.number().int().openapi({ description: "The page served.", example: 1 }),
+    per_page: z.number().int().openapi({ description: "Exceptions per page, after the cap.", example: 100 }),
+    total: z.number().int().openapi({ description: "Exceptions on this face, over every page.", example: 7 }),
   })
   .openapi("Exceptions");
 
