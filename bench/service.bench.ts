@@ -199,6 +199,12 @@ async function benchSize(size: number): Promise<void> {
   const bareSync = await client.syncAndWait(bare);
   out.sync_without_rules = { seconds: bareSync.seconds, lines_per_second: me.lines / bareSync.seconds };
   rows.push({ size, measure: "initial sync without rules (the same lines)", figure: `${Math.round(me.lines / bareSync.seconds).toLocaleString("en-US")} lines/s` });
+  // Before its first rules, the whole pull waits in the queue: the exceptions list at its longest.
+  out.queued_exceptions = {};
+  const middle = Math.max(1, Math.floor(size / 100 / 2));
+  for (const [name, page] of [["list_exceptions first page, the whole pull queued", 1], [`list_exceptions page ${middle}, the whole pull queued`, middle]] as const) {
+    await measureRead(bare, size, name, `/api/v1/exceptions?page=${page}`, "list_exceptions", { page }, out.queued_exceptions as Record<string, unknown>);
+  }
   await client.createRules(bare, ruleList);
   const matchFloor = await floor(bare, "run_rules_match", {}, 1);
   const started = performance.now();
