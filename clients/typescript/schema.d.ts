@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * List exceptions
-         * @description The lines nothing has explained: side-A lines in books or pending, on this face, with no category (no rule, no model, or a human put them back in the queue). Each is identified by its side-A id. Resolve one with adjudicate.
+         * @description The lines nothing has explained: side-A lines in books or pending, on this face, with no category (no rule, no model, or a human put them back in the queue). Each is identified by its side-A id. Resolve one with adjudicate. Paged like list_transactions, 100 to a page by default: a tenant's queue can be its whole history before its first rules; `total` counts every page.
          */
         get: operations["list_exceptions"];
         put?: never;
@@ -1298,7 +1298,7 @@ export interface components {
             rule: components["schemas"]["Rule"];
         };
         Exceptions: {
-            /** @description Side-A lines in books or pending, on this face, that nothing has given a category; newest first. */
+            /** @description This page of the side-A lines in books or pending, on this face, that nothing has given a category; newest first. */
             exceptions: (components["schemas"]["TransactionRow"] & {
                 /**
                  * @description The exception's side-A id.
@@ -1306,6 +1306,21 @@ export interface components {
                  */
                 a_id: number;
             })[];
+            /**
+             * @description The page served.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Exceptions per page, after the cap.
+             * @example 100
+             */
+            per_page: number;
+            /**
+             * @description Exceptions on this face, over every page.
+             * @example 7
+             */
+            total: number;
         };
         Adjudicated: {
             /**
@@ -3584,20 +3599,34 @@ export interface operations {
     };
     list_exceptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Exceptions per page. Default 100; values above 100 are clamped to 100. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The exceptions, newest first. */
+            /** @description A page of the exceptions, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Exceptions"];
+                };
+            };
+            /** @description The request is malformed or fails validation; `errors` names every field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No credential, or one this surface refuses. */
