@@ -13,6 +13,8 @@ import { cRows } from "./schema";
 
 export type ExceptionRow = Row & { a_id: number };
 
+const EXCEPTION_STATES: Row["state"][] = ["in books", "pending"];
+
 /** One page of the exceptions, newest first, and how many there are on the face. */
 export interface ExceptionsPage {
   exceptions: ExceptionRow[];
@@ -36,8 +38,6 @@ export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: 
     .reduce((n, f) => n + f.lines, 0);
   return { exceptions, total };
 }
-
-const EXCEPTION_STATES: Row["state"][] = ["in books", "pending"];
 
 export type AdjudicateOutcome = { op_seq: number; rule: Rule } | Refusal | undefined;
 
