@@ -381,6 +381,9 @@ export const APPEND_ONLY_TABLES = [
   "message_events",
 ] as const;
 
+/** A line's states in relation C (DECISIONS.md, "States and transitions"). */
+const LINE_STATES = ["in books", "pending", "superseded", "retracted", "archived"] as const;
+
 const relationCColumns = {
   side: text("side", { enum: ["A", "B"] }).notNull(),
   srcId: integer("src_id").notNull(),
@@ -390,7 +393,7 @@ const relationCColumns = {
   description: text("description").notNull(),
   amountCents: integer("amount_cents").notNull(),
   category: text("category"),
-  state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
+  state: text("state", { enum: LINE_STATES }).notNull(),
   excludeReason: text("exclude_reason").notNull(),
 };
 
@@ -421,28 +424,31 @@ export const cRows = sqliteTable(
   ],
 );
 
+/** Running figures: lines and cents per account, state and category. */
+function runningFigureColumns() {
+  return {
+    accountId: text("account_id").notNull(),
+    state: text("state", { enum: LINE_STATES }).notNull(),
+    queued: integer("queued", { mode: "boolean" }).notNull(),
+    category: text("category").notNull(),
+    lines: integer("lines").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  };
+}
+
 /**
  * Running figures of `c_rows` per account, state and category, kept by triggers on
  * `c_rows` (migration 0013), so counts and totals read a few rows, not the books.
  * `queued` is 1 for lines with no category (then `category` is '').
  */
-export const cTotals = sqliteTable(
-  "c_totals",
-  {
-    accountId: text("account_id").notNull(),
-    state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
-    queued: integer("queued", { mode: "boolean" }).notNull(),
-    category: text("category").notNull(),
-    lines: integer("lines").notNull(),
-    amountCents: integer("amount_cents").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] })],
-);
+export const cTotals = sqliteTable("c_totals", runningFigureColumns(), (t) => [
+  primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] }),
+]);
 
 /**
  * The paid floor whose figures `c_floor_totals` keeps: one row at most. A tenant's floor is
  * stored at sign-up and never moves; the ledger learns it from the face of the first read
- * that needs it (`floorFigures`, books.ts).
+ * that needs it (`keepFiguresBefore`, books.ts).
  */
 export const cFloor = sqliteTable("c_floor", {
   floor: text("floor").primaryKey(),
@@ -453,18 +459,9 @@ export const cFloor = sqliteTable("c_floor", {
  * `c_rows` (migration 0017): a face with that floor reads the running figures minus these,
  * a few rows either way, however much history lies before the floor.
  */
-export const cFloorTotals = sqliteTable(
-  "c_floor_totals",
-  {
-    accountId: text("account_id").notNull(),
-    state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
-    queued: integer("queued", { mode: "boolean" }).notNull(),
-    category: text("category").notNull(),
-    lines: integer("lines").notNull(),
-    amountCents: integer("amount_cents").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] })],
-);
+export const cFloorTotals = sqliteTable("c_floor_totals", runningFigureColumns(), (t) => [
+  primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] }),
+]);
 
 /**
  * Calendar-month figures of `c_rows` per state, kept by triggers on `c_rows` (migration
@@ -476,7 +473,7 @@ export const cMonthTotals = sqliteTable(
   "c_month_totals",
   {
     month: text("month").notNull(),
-    state: text("state", { enum: ["in books", "pending", "superseded", "retracted", "archived"] }).notNull(),
+    state: text("state", { enum: LINE_STATES }).notNull(),
     lines: integer("lines").notNull(),
     moneyInCents: integer("money_in_cents").notNull(),
     moneyOutCents: integer("money_out_cents").notNull(),
