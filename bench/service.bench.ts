@@ -2,7 +2,10 @@
  * The service benchmark: the real service (wrangler dev, local, fresh state) with tenants of
  * 1,000, 10,000 and 100,000 seeded lines built through the sandbox bank and the real queue
  * path, measured over HTTP on 127.0.0.1, each read beside its floor (the same domain code
- * timed inside the tenant's object). Prints a table and writes bench/results/service.json.
+ * timed inside the tenant's object). Besides the main tenant (rules that decide every
+ * line, no floor): an auditor reading through a grant, a tenant signed up with a floor
+ * halfway through its lines, and one whose whole pull waits in the queue before its first
+ * rules. Prints a table and writes bench/results/service.json.
  * Figures only; nothing is asserted (docs/performance.md explains them).
  *
  *   npm run bench:service           SIZES=1000,10000 npm run bench:service
