@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, booksDate } from "./clock";
+import { addDays, addMonths, booksDate } from "./clock";
 
 describe("the books' dates", () => {
   it("are America/Chicago dates, across the UTC midnight and daylight saving", () => {
@@ -13,5 +13,12 @@ describe("the books' dates", () => {
     expect(addDays("2026-11-20", -29)).toBe("2026-10-22");
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+  });
+
+  it("add months in the calendar, across years both ways", () => {
+    expect(addMonths("2026-11", 1)).toBe("2026-12");
+    expect(addMonths("2026-12", 1)).toBe("2027-01");
+    expect(addMonths("2026-01", -1)).toBe("2025-12");
+    expect(addMonths("2027-01", -119)).toBe("2017-02");
   });
 });

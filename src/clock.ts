@@ -25,6 +25,12 @@ export function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** `YYYY-MM` shifted by whole months, in the calendar (no time zone involved). */
+export function addMonths(month: string, by: number): string {
+  const [year, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, m - 1 + by, 1)).toISOString().slice(0, 7);
+}
+
 export function addHours(at: Date, hours: number): Date {
   return new Date(at.getTime() + hours * 3_600_000);
 }

@@ -11,7 +11,7 @@
  */
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import { booksDate } from "../clock";
+import { addMonths, booksDate } from "../clock";
 import type { Tier } from "../ledger/face";
 import { meterCaps, meterMonths as meterMonthsTable, tenants } from "./schema";
 
@@ -64,12 +64,6 @@ export interface MeterDelta {
 /** The books' calendar month (`YYYY-MM`, America/Chicago) of an instant. */
 export function monthOf(at: Date): string {
   return booksDate(at).slice(0, 7);
-}
-
-/** `YYYY-MM` shifted by whole months (calendar arithmetic, no time zone involved). */
-function addMonths(month: string, by: number): string {
-  const [year, m] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(year, m - 1 + by, 1)).toISOString().slice(0, 7);
 }
 
 function wholeCount(name: string, value: number | undefined): number {

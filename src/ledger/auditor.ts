@@ -5,6 +5,7 @@
  * - receipts: the provider's verbatim records of those flagged lines.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { addMonths } from "../clock";
 import { listCategoryTotals, onFace } from "./books";
 import { normalName, taxonomy } from "./categories";
 import type { LedgerHandle } from "./db";
@@ -46,7 +47,8 @@ export function auditorViewJson(db: LedgerHandle, face: Face, grantId: number): 
  * Calendar-month totals of the booked lines on the face, newest first, from the kept month
  * figures: every month after the floor's is whole on the face. The floor's own month is
  * summed from its rows on or after the floor (at most a month of them, by the list order's
- * index); months before it are not on the face.
+ * index, bounded by the next month's `YYYY-MM`, which sorts after every date of the month
+ * before it); months before it are not on the face.
  */
 export function bookedMonths(db: LedgerHandle, face: Face) {
   const floor = face.effectiveFrom;
@@ -56,7 +58,7 @@ export function bookedMonths(db: LedgerHandle, face: Face) {
       ? kept
       : sql`${kept} AND month > ${monthOf(floor)} UNION ALL
         SELECT substr(posted_on, 1, 7), count(*), sum(max(amount_cents, 0)), sum(max(-amount_cents, 0)) FROM ${cRows}
-        WHERE state = 'in books' AND posted_on >= ${floor} AND posted_on < ${nextMonth(monthOf(floor))} GROUP BY 1`;
+        WHERE state = 'in books' AND posted_on >= ${floor} AND posted_on < ${addMonths(monthOf(floor), 1)} GROUP BY 1`;
   return db
     .all<{ month: string; lines: number; money_in_cents: number; money_out_cents: number }>(
       sql`SELECT * FROM (${source}) WHERE lines <> 0 ORDER BY month DESC`,
@@ -71,9 +73,3 @@ export function bookedMonths(db: LedgerHandle, face: Face) {
 }
 
 const monthOf = (isoDate: string) => isoDate.slice(0, 7);
-
-/** The month after `YYYY-MM`; as text it sorts after every date of the month before it. */
-function nextMonth(month: string): string {
-  const [year, number] = month.split("-").map(Number) as [number, number];
-  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, "0")}`;
-}
