@@ -61,6 +61,12 @@ export const rowSchema = z
   })
   .openapi("TransactionRow", { description: "A row of relation C." });
 
+/** The most rows one page of a list holds (`list_transactions`, `list_exceptions`). */
+export const PER_PAGE_CAP = 100;
+
+/** A 1-based page number from a query string. */
+export const pageSchema = z.coerce.number().int().min(1).default(1).openapi({ description: "1-based page number.", example: 1 });
+
 /** An integer from a query string, with a floor; values above `cap` are clamped to it. */
 export function cappedInt(description: string, fallback: number, cap: number) {
   return z.coerce

@@ -1,7 +1,7 @@
 import { ApiError } from "../../errors";
 import { isRefusal } from "../../ledger/refusal";
 import { defineEndpoint } from "../define";
-import { PER_PAGE_CAP } from "../transactions/schema";
+import { PER_PAGE_CAP } from "../shared";
 import { adjudicateBody, adjudicateResponse, listExceptionsQuery, listExceptionsResponse } from "./schema";
 
 export const listExceptions = defineEndpoint({

@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { cappedInt, rowSchema } from "../shared";
-import { PER_PAGE_CAP } from "../transactions/schema";
+import { cappedInt, pageSchema, PER_PAGE_CAP, rowSchema } from "../shared";
 import { ruleInputSchema, ruleSchema } from "../rules/schema";
 
 /** A page holds as many exceptions as a list page may hold rows, and by default all it can. */
 export const EXCEPTIONS_PER_PAGE = PER_PAGE_CAP;
 
 export const listExceptionsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ description: "1-based page number.", example: 1 }),
+  page: pageSchema,
   per_page: cappedInt("Exceptions per page.", EXCEPTIONS_PER_PAGE, PER_PAGE_CAP),
 });
 

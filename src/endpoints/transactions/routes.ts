@@ -1,6 +1,7 @@
 import { ApiError } from "../../errors";
 import { defineEndpoint } from "../define";
-import { lineParams, listTransactionsQuery, listTransactionsResponse, PER_PAGE_CAP, transactionDetailResponse } from "./schema";
+import { PER_PAGE_CAP } from "../shared";
+import { lineParams, listTransactionsQuery, listTransactionsResponse, transactionDetailResponse } from "./schema";
 
 export const listTransactions = defineEndpoint({
   operationId: "list_transactions",

@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { cappedInt, isoDateSchema, rowSchema, sideSchema } from "../shared";
-
-export const PER_PAGE_CAP = 100;
+import { cappedInt, isoDateSchema, pageSchema, PER_PAGE_CAP, rowSchema, sideSchema } from "../shared";
 
 export const listTransactionsQuery = z.object({
   from: isoDateSchema.optional().openapi({ description: "Inclusive lower bound on `posted_on` (ISO date).", example: "2026-11-01" }),
@@ -11,7 +9,7 @@ export const listTransactionsQuery = z.object({
     example: "uncategorised",
   }),
   q: z.string().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the description.", example: "coffee" }),
-  page: z.coerce.number().int().min(1).default(1).openapi({ description: "1-based page number.", example: 1 }),
+  page: pageSchema,
   per_page: cappedInt("Rows per page.", 50, PER_PAGE_CAP),
 });
 
