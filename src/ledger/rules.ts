@@ -11,10 +11,12 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import { isSafePattern } from "redos-detector";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
+import { foldDescription } from "./fold";
 import { LiteralRanks } from "./literal-ranks";
 import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { ruleRevisions } from "./schema";
+import { wordsQueryOf } from "./rule-words";
 import { undecidedLines } from "./undecided";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
@@ -53,11 +55,6 @@ export interface Candidate {
 }
 
 // --- matching ---
-
-/** Descriptions compare whole, case-insensitively, after trimming and folding inner whitespace. */
-export function foldDescription(text: string): string {
-  return text.trim().replace(/\s+/g, " ").toLowerCase();
-}
 
 /**
  * Why a match value is refused before anything is written (a 400), or null.
@@ -287,13 +284,14 @@ export function runRules(db: LedgerDb, face: Face | null, at: string): number {
 
 /**
  * create-rule: appends the revision, then decides every undecided line it matches (each
- * by the whole rulebook's order, so a rule that decides first still wins).
+ * by the whole rulebook's order, so a rule that decides first still wins). The lines it
+ * may match come from the trigram index when the rule names words (`wordsQueryOf`).
  */
 export function createRule(db: LedgerDb, input: RuleInput, actor: string, at: string, face: Face | null) {
   return db.transaction((tx) => {
     const rule = appendRevision(tx, fromInput(input, null), actor, at);
-    const matches = matcherOf(rule);
-    const decided = decideByRules(tx, undecidedLines(tx, { postedFrom: face?.effectiveFrom }).filter(matches), standingRules(tx), at);
+    const candidates = undecidedLines(tx, { postedFrom: face?.effectiveFrom, words: wordsQueryOf(rule) });
+    const decided = decideByRules(tx, candidates.filter(matcherOf(rule)), standingRules(tx), at);
     return { rule, decided };
   });
 }

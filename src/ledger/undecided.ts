@@ -24,6 +24,11 @@ export interface UndecidedScope {
   unaskedByTail?: boolean;
   /** At most this many, the oldest first. */
   limit?: number;
+  /**
+   * Only lines whose description satisfies this query on the trigram index (`c_words`, an
+   * FTS5 query such as `wordsQueryOf` writes): a rule's candidates, for it to check.
+   */
+  words?: string | null;
 }
 
 /** The undecided lines in line order. */
@@ -35,6 +40,7 @@ export function undecidedLines(db: LedgerHandle, scope: UndecidedScope = {}): Un
       ${scope.postedFrom ? sql`AND a.posted_on >= ${scope.postedFrom}` : sql``}
       AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.a_id = a.id)
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id)
+      ${scope.words ? sql`AND a.id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${scope.words} AND rowid & 1 = 0)` : sql``}
       ${scope.unaskedByTail ? sql`AND NOT EXISTS (SELECT 1 FROM tail_asks t WHERE t.a_id = a.id)` : sql``}
     ORDER BY a.id
     ${scope.limit === undefined ? sql`` : sql`LIMIT ${scope.limit}`}`);
