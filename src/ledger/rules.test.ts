@@ -15,6 +15,17 @@ describe("matchProblem", () => {
     expect(matchProblem("amount_sign", "IN")).toMatch(/"in"/);
     expect(matchProblem("description_exact", "   ")).toBe("the match value is empty");
   });
+
+  it("takes a pattern without repetition or alternation with no proof, however long", () => {
+    // The proof refuses 60 repeated letters (too many ways it cannot rule out) and is bounded
+    // in time; a pattern that matches one way needs neither.
+    expect(matchProblem("description_regex", "A".repeat(200))).toBeNull();
+    expect(matchProblem("description_regex", "^CHECK #\\d\\d\\d\\d$")).toBeNull();
+    expect(matchProblem("description_regex", "(?:SQ \\*)BLUE\\? BOTTLE")).toBeNull();
+    // Alternation and repetition still go to the proof.
+    expect(matchProblem("description_regex", "(a|a)".repeat(30) + "b")).toMatch(/simplify|backtrack/);
+    expect(matchProblem("description_regex", "\\(?" + "a".repeat(60))).toMatch(/simplify|backtrack/);
+  });
 });
 
 describe("matcherOf", () => {

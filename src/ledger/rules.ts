@@ -58,8 +58,9 @@ export interface Candidate {
 
 /**
  * Why a match value is refused before anything is written (a 400), or null.
- * A regex must parse as a JavaScript pattern and be proven free of catastrophic
- * backtracking by redos-detector; the proof itself is bounded in steps and time.
+ * A regex must parse as a JavaScript pattern and, unless it matches one way only, be
+ * proven free of catastrophic backtracking by redos-detector; the proof itself is bounded
+ * in steps and time.
  */
 export function matchProblem(kind: MatchKind, value: string): string | null {
   if (kind === "amount_sign") return value === "in" || value === "out" ? null : 'amount_sign takes "in" (money in) or "out" (money out)';
@@ -71,6 +72,7 @@ export function matchProblem(kind: MatchKind, value: string): string | null {
   } catch (error) {
     return `the pattern is malformed: ${(error as Error).message}`;
   }
+  if (matchesOneWay(value)) return null;
   const verdict = isSafePattern(value, { caseInsensitive: true, timeout: 250, maxSteps: 20_000 });
   if (!verdict.safe) {
     return verdict.error === "timedOut" || verdict.error === "hitMaxSteps"
@@ -78,6 +80,24 @@ export function matchProblem(kind: MatchKind, value: string): string | null {
       : "the pattern can backtrack catastrophically (nested or overlapping repetition); rewrite it";
   }
   return null;
+}
+
+/**
+ * Whether a pattern has neither repetition nor alternation: then it matches at most one
+ * way from each place in a text, so trying it costs at most its own length there and it
+ * cannot backtrack catastrophically. Such patterns (most rules: a merchant's name, escaped)
+ * need no proof, whose time bound could refuse them on a busy machine. Conservative: any
+ * `*`, `+`, `{` or `|`, and any `?` not opening a group's syntax, even inside a class.
+ */
+function matchesOneWay(pattern: string): boolean {
+  let groupJustOpened = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === "\\") i++;
+    else if (ch === "*" || ch === "+" || ch === "{" || ch === "|" || (ch === "?" && !groupJustOpened)) return false;
+    groupJustOpened = ch === "(";
+  }
+  return true;
 }
 
 /** Why a whole rule input is refused before anything is written, per field, or none. */
