@@ -208,13 +208,21 @@ async function benchSize(size: number): Promise<void> {
   for (const [name, page] of [["list_exceptions first page, the whole pull queued", 1], [`list_exceptions page ${middle}, the whole pull queued`, middle]] as const) {
     await measureRead(bare, size, name, `/api/v1/exceptions?page=${page}`, "list_exceptions", { page }, out.queued_exceptions as Record<string, unknown>);
   }
-  await client.createRules(bare, ruleList);
-  const matchFloor = await floor(bare, "run_rules_match", {}, 1);
-  const started = performance.now();
-  const run = await client.json("/api/v1/run-rules", bare.token, { method: "POST" });
-  const runMs = performance.now() - started;
-  out.run_rules = { ms: runMs, decided: run.decided, floor_ms: matchFloor };
-  rows.push({ size, measure: `run_rules, 200 rules (decided ${run.decided.toLocaleString("en-US")})`, figure: ms(runMs), floor: ms(matchFloor), ratio: `${(runMs / Math.max(matchFloor, 0.01)).toFixed(1)}x`, goal: "<= 1 s at 100,000" });
+  // The first rule comes one at a time, as a person makes it: it decides the queued lines it matches.
+  const firstRuleStarted = performance.now();
+  const first = await client.json("/api/v1/create-rule", bare.token, { method: "POST", body: JSON.stringify(ruleList[0]) });
+  const firstRuleMs = performance.now() - firstRuleStarted;
+  out.create_rule = { ms: firstRuleMs, decided: first.decided };
+  rows.push({ size, measure: `create_rule over the whole pull queued (decided ${first.decided.toLocaleString("en-US")})`, figure: ms(firstRuleMs) });
+  await client.createRules(bare, ruleList.slice(1));
+  for (const [key, name] of [["run_rules", "run_rules, 200 rules"], ["run_rules_again", "run_rules again, the book decided"]] as const) {
+    const matchFloor = await floor(bare, "run_rules_match", {}, 1);
+    const started = performance.now();
+    const run = await client.json("/api/v1/run-rules", bare.token, { method: "POST" });
+    const runMs = performance.now() - started;
+    out[key] = { ms: runMs, decided: run.decided, floor_ms: matchFloor };
+    rows.push({ size, measure: `${name} (decided ${run.decided.toLocaleString("en-US")})`, figure: ms(runMs), floor: ms(matchFloor), ratio: `${(runMs / Math.max(matchFloor, 0.01)).toFixed(1)}x`, goal: "<= 1 s at 100,000" });
+  }
 
   // export_books and the four files.
   const idle = workerdRssMiB();
