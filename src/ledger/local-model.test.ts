@@ -14,7 +14,7 @@ const line = (id: string, name: string) => ({ transaction_id: id, account_id: "a
 const page = (added: ReturnType<typeof line>[]): FeedPage => ({ cursorBefore: "", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] });
 
 describe("the local model in the ledger", () => {
-  it("adds a label on a fresh line incrementally, and retrains when a learnt line is relabelled", async () => {
+  it("adds a label on a fresh line incrementally, and forgets what a relabelled line taught it", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-incremental"));
     await runInDurableObject(stub, (ledger) => {
       const db = ledger.db;
@@ -32,9 +32,43 @@ describe("the local model in the ledger", () => {
       expect(grown.model.version).toBe(trainFromLedger(db).model.version);
 
       recordHumanJudgement(db, 1, "Office", "human:x", AT);
-      const retrained = currentModel(db, grown);
-      expect(retrained).not.toBe(grown);
+      const relabelled = currentModel(db, grown);
+      expect(relabelled).toBe(grown);
       expect(trainingExamples(db).map((e) => e.category).sort()).toEqual(["Meals", "Office"]);
+      expect(relabelled.model.size).toBe(2);
+      expect(relabelled.model.version).toBe(trainFromLedger(db).model.version);
+
+      // Put back in the queue: no longer evidence, so forgotten and not learnt again.
+      recordHumanJudgement(db, 1, "uncategorised", "human:x", AT);
+      expect(currentModel(db, relabelled).model.size).toBe(1);
+      expect(relabelled.model.version).toBe(trainFromLedger(db).model.version);
+    });
+  });
+
+  it("forgets a learnt line the bank supersedes, and learns the judgement carried to its successor", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-superseded"));
+    await runInDurableObject(stub, (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const pending = { ...line("p", "BLUE BOTTLE #9"), pending: true };
+      applyFeedPage(db, connection, page([line("a", "SHELL OIL 1"), line("b", "SHELL OIL 2"), pending]), AT);
+      recordHumanJudgement(db, 1, "Fuel", "human:x", AT);
+      recordHumanJudgement(db, 3, "Meals", "human:x", AT);
+      const trained = currentModel(db, undefined);
+      expect(trained.model.size).toBe(2);
+
+      // The pending line posts under a new description: A:3 is superseded by A:4, which carries the judgement.
+      const posted = { ...line("p", "BLUE BOTTLE COFFEE #9"), pending: false };
+      applyFeedPage(db, connection, { ...page([]), cursorBefore: "1", nextCursor: "2", modified: [posted] }, AT);
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      const kept = currentModel(db, trained);
+      expect(kept).toBe(trained);
+      const fromLedger = trainFromLedger(db);
+      expect([...kept.lines.keys()].sort()).toEqual([...fromLedger.lines.keys()].sort());
+      expect(kept.lines.has(3)).toBe(false);
+      expect(kept.lines.get(4)).toBe("Meals");
+      expect(kept.model.size).toBe(fromLedger.model.size);
+      expect(kept.model.version).toBe(fromLedger.model.version);
     });
   });
 

@@ -27,10 +27,13 @@ export interface TrainedModel {
   model: LocalModel;
   /** The newest evidence decision it has seen. */
   throughSeq: number;
-  /** How many lines had been superseded then: a change means an example may be gone. */
-  superseded: number;
-  /** The lines it learnt from. */
-  lines: Set<number>;
+  /** The newest line event it has seen: a line superseded since then is no longer evidence. */
+  throughEvent: number;
+  /**
+   * The category it learnt from each line, to forget the line's example when the line is
+   * relabelled or superseded (its features are read again from the line, which never changes).
+   */
+  lines: Map<number, string>;
 }
 
 /** The engines whose decisions are evidence, as SQL. */
@@ -57,8 +60,8 @@ export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example 
   return rows.map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category }));
 }
 
-function supersededCount(db: LedgerHandle): number {
-  return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM line_events WHERE kind = 'superseded'`).n;
+function newestEvent(db: LedgerHandle): number {
+  return db.get<{ last: number }>(sql`SELECT coalesce(max(id), 0) AS last FROM line_events`).last;
 }
 
 function newestEvidence(db: LedgerHandle): number {
@@ -67,32 +70,47 @@ function newestEvidence(db: LedgerHandle): number {
 
 /** Trains from scratch on every example the ledger holds. */
 export function trainFromLedger(db: LedgerHandle): TrainedModel {
-  const examples = trainingExamples(db);
-  return {
-    model: LocalModel.train(examples.map(({ features, category }) => ({ features, category }))),
-    throughSeq: newestEvidence(db),
-    superseded: supersededCount(db),
-    lines: new Set(examples.map((e) => e.aId)),
-  };
+  const trained: TrainedModel = { model: new LocalModel(), throughSeq: newestEvidence(db), throughEvent: newestEvent(db), lines: new Map() };
+  learnFrom(trained, trainingExamples(db));
+  return trained;
+}
+
+function learnFrom(trained: TrainedModel, examples: (Example & { aId: number })[]): void {
+  for (const { aId, category } of examples) trained.lines.set(aId, category);
+  trained.model.addAll(examples.map(({ features, category }) => ({ features, category })));
+}
+
+/** What the model learnt from these lines: their features, read again, with the categories it learnt. */
+function learntExamples(db: LedgerHandle, trained: TrainedModel, aIds: number[]): Example[] {
+  const facts = db.all<LineFacts & { aId: number }>(sql`
+    SELECT id AS aId, description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
+    FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))`);
+  return facts.map((line) => ({ features: featuresOf(line), category: trained.lines.get(line.aId)! }));
 }
 
 /**
- * The model for the ledger as it stands. New evidence about lines it has not learnt from
- * (a label landing on a fresh line) is added incrementally; evidence that changes what it
- * learnt (a line relabelled, or superseded) retrains it from the ledger.
+ * The model for the ledger as it stands, kept up incrementally: what a line taught it is
+ * forgotten when the line gets new evidence (relabelled) or is superseded, and the line's
+ * current evidence is learnt. The counts are then those of a retrain from the ledger, at
+ * the cost of the lines that changed (a retrain at 100,000 lines takes about 2 s, during
+ * which the tenant's object answers nothing).
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
-  if (!trained || supersededCount(db) !== trained.superseded) return trainFromLedger(db);
+  if (!trained) return trainFromLedger(db);
   const fresh = db.all<{ seq: number; aId: number }>(
     sql`SELECT seq, a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`,
   );
-  if (fresh.length === 0) return trained;
-  const touched = [...new Set(fresh.map((d) => d.aId))];
-  if (touched.some((aId) => trained.lines.has(aId))) return trainFromLedger(db);
-  const examples = trainingExamples(db, trained.throughSeq);
-  trained.model.addAll(examples.map(({ features, category }) => ({ features, category })));
-  for (const example of examples) trained.lines.add(example.aId);
+  const events = db.all<{ id: number; aId: number; kind: string }>(
+    sql`SELECT id, a_id AS aId, kind FROM line_events WHERE id > ${trained.throughEvent}`,
+  );
+  if (fresh.length === 0 && events.length === 0) return trained;
+  const superseded = events.filter((e) => e.kind === "superseded");
+  const changed = [...new Set([...fresh, ...superseded].map((d) => d.aId))].filter((aId) => trained.lines.has(aId));
+  for (const example of learntExamples(db, trained, changed)) trained.model.forget(example);
+  for (const aId of changed) trained.lines.delete(aId);
+  if (fresh.length > 0) learnFrom(trained, trainingExamples(db, trained.throughSeq));
   trained.throughSeq = fresh.reduce((newest, d) => Math.max(newest, d.seq), trained.throughSeq);
+  trained.throughEvent = events.reduce((newest, e) => Math.max(newest, e.id), trained.throughEvent);
   return trained;
 }
 

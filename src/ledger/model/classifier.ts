@@ -3,7 +3,7 @@
  * with an exact merchant-key vote that decides when the key's history is consistent.
  * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
  *
- * Training is incremental (`add`, `addAll`); the calibration is refitted when a prediction
+ * Training is incremental (`add`, `addAll`, and `forget` to take an example back); the calibration is refitted when a prediction
  * finds the training set grown by a quarter since the last fit, or changed at all while
  * it is small.
  */
@@ -41,24 +41,45 @@ class Counts {
   readonly tokenTotals = new Map<string, number>();
   readonly tokens = new Map<string, Map<string, number>>();
   readonly keyVotes = new Map<string, Map<string, number>>();
-  readonly vocabulary = new Set<string>();
+  /** Every feature seen, with how many times: forgetting its last use takes it out of the vocabulary. */
+  readonly vocabulary = new Map<string, number>();
   size = 0;
 
-  add({ features, category }: Example): void {
-    this.size++;
-    this.docs.set(category, (this.docs.get(category) ?? 0) + 1);
+  add(example: Example): void {
+    this.count(example, 1);
+  }
+
+  /** Takes back an example `add` counted: the counts are then those of a model that never saw it. */
+  remove(example: Example): void {
+    this.count(example, -1);
+  }
+
+  /** Whether the counts hold this example: its category, and each of its features under it as often. */
+  holds({ features, category }: Example): boolean {
+    const perCategory = this.tokens.get(category);
+    if (!this.docs.get(category) || !perCategory) return false;
+    const uses = new Map<string, number>();
+    for (const f of features) bump(uses, f, 1);
+    return [...uses].every(([f, n]) => (perCategory.get(f) ?? 0) >= n);
+  }
+
+  private count({ features, category }: Example, by: 1 | -1): void {
+    this.size += by;
+    bump(this.docs, category, by);
     let perCategory = this.tokens.get(category);
     if (!perCategory) this.tokens.set(category, (perCategory = new Map()));
     for (const f of features) {
-      perCategory.set(f, (perCategory.get(f) ?? 0) + 1);
-      this.vocabulary.add(f);
+      bump(perCategory, f, by);
+      bump(this.vocabulary, f, by);
       if (f.startsWith("key:")) {
         let votes = this.keyVotes.get(f);
         if (!votes) this.keyVotes.set(f, (votes = new Map()));
-        votes.set(category, (votes.get(category) ?? 0) + 1);
+        bump(votes, category, by);
+        if (votes.size === 0) this.keyVotes.delete(f);
       }
     }
-    this.tokenTotals.set(category, (this.tokenTotals.get(category) ?? 0) + features.length);
+    bump(this.tokenTotals, category, by * features.length);
+    if (perCategory.size === 0) this.tokens.delete(category);
   }
 
   /** The best category, its raw score in 0..1 (not yet calibrated) and which evidence gave it. */
@@ -94,9 +115,28 @@ class Counts {
   }
 }
 
+/** Adds `by` to a count, dropping the entry at zero so a forgotten example leaves no trace. */
+function bump<K>(counts: Map<K, number>, key: K, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next === 0) counts.delete(key);
+  else counts.set(key, next);
+}
+
+/** An example's hash, summed into the version so the version names a set, whatever the order. */
+function exampleHash(example: Example): number {
+  let h = 2166136261;
+  for (const ch of `${example.category}\u0000${example.features.join("\u0001")}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
 export class LocalModel {
   private readonly counts = new Counts();
-  private readonly examples: Example[] = [];
+  /**
+   * The newest examples learnt, as many as the calibration samples. Only these are kept
+   * whole: every example's features would be 64 MB at 100,000 lines, half of a Durable
+   * Object's memory, where the counts are 4 MB.
+   */
+  private readonly recent: Example[] = [];
   /** One calibration per kind of evidence: their raw scores mean different things. */
   private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
   private calibratedAt = 0;
@@ -125,6 +165,7 @@ export class LocalModel {
   /** Learns a batch (a feed page's new evidence). */
   addAll(examples: readonly Example[]): void {
     for (const example of examples) this.learn(example);
+    if (this.recent.length > CALIBRATION_SAMPLE) this.recent.splice(0, this.recent.length - CALIBRATION_SAMPLE);
   }
 
   predict(features: string[]): Prediction | null {
@@ -139,12 +180,24 @@ export class LocalModel {
     return this.size !== this.calibratedAt && (this.size <= SMALL || this.size >= this.calibratedAt * 1.25);
   }
 
+  /**
+   * Forgets an example this model learnt (the same features and category): the counts and
+   * the version are then those of a model trained without it. A line relabelled or
+   * superseded is forgotten, not retrained around.
+   */
+  forget(example: Example): void {
+    if (!this.counts.holds(example)) throw new Error("forget: the model never learnt this example");
+    this.counts.remove(example);
+    this.hash = (this.hash - exampleHash(example)) >>> 0;
+    const features = example.features.join("\u0001");
+    const at = this.recent.findIndex((e) => e.category === example.category && e.features.join("\u0001") === features);
+    if (at !== -1) this.recent.splice(at, 1);
+  }
+
   private learn(example: Example): void {
     this.counts.add(example);
-    this.examples.push(example);
-    let h = 2166136261;
-    for (const ch of `${example.category}\u0000${example.features.join("\u0001")}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-    this.hash = (this.hash + (h >>> 0)) >>> 0;
+    this.recent.push(example);
+    this.hash = (this.hash + exampleHash(example)) >>> 0;
   }
 
   /**
@@ -154,7 +207,7 @@ export class LocalModel {
    *   seen, which is what an unknown line is.
    */
   private recalibrate(): void {
-    const sample = this.examples.slice(-CALIBRATION_SAMPLE);
+    const sample = this.recent;
     const pairs: Record<Path, { score: number; correct: boolean }[]> = { key: [], words: [] };
     const merchantFold = (e: Example) => {
       const key = e.features.find((f) => f.startsWith("key:")) ?? "";

@@ -97,6 +97,25 @@ describe("LocalModel", () => {
     expect(together.version).toBe(oneByOne.version);
   });
 
+  it("forgets an example as if it had never learnt it", () => {
+    const extra = [...Array.from({ length: 5 }, (_, i) => example(`ZOOM.US ${900 + i}`, "Software")), example("BLUE BOTTLE COFFEE #50", "Office")];
+    const learnt = LocalModel.train([...history, ...extra]);
+    const before = learnt.version;
+    // Forgotten by value: the ledger reads a line's features again to forget them.
+    const forgetting = LocalModel.train([...history, ...extra]);
+    for (const e of extra) forgetting.forget({ features: [...e.features], category: e.category });
+    const never = LocalModel.train(history);
+    expect(forgetting.version).toBe(never.version);
+    expect(forgetting.version).not.toBe(before);
+    expect(forgetting.size).toBe(never.size);
+    for (const probe of ["ZOOM.US 999", "BLUE BOTTLE COFFEE #9", "SHELL OIL 77", "UNHEARD OF LLC"]) {
+      expect(forgetting.predict(example(probe, "?").features), probe).toEqual(never.predict(example(probe, "?").features));
+    }
+    expect(() => forgetting.forget(extra[0]!)).toThrow(/never learnt/);
+    expect(() => forgetting.forget(example("SHELL OIL 1000", "Meals"))).toThrow(/never learnt/);
+    expect(forgetting.version).toBe(never.version);
+  });
+
   it("lowers its confidence when a merchant's history is split", () => {
     const split = [...history, ...Array.from({ length: 6 }, (_, i) => example(`BLUE BOTTLE COFFEE #${50 + i}`, "Office"))];
     const model = LocalModel.train(split);
