@@ -124,9 +124,23 @@ function bump<K>(counts: Map<K, number>, key: K, by: number): void {
 
 /** An example's hash, summed into the version so the version names a set, whatever the order. */
 function exampleHash(example: Example): number {
-  let h = 2166136261;
-  for (const ch of `${example.category}\u0000${example.features.join("\u0001")}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  // FNV-1a over `category \0 feature \1 feature ...`, one step per code point (its first
+  // UTF-16 unit), without building that string: training hashes every example.
+  let h = Math.imul(fnv(2166136261, example.category) ^ 0, 16777619);
+  example.features.forEach((feature, i) => (h = fnv(i === 0 ? h : Math.imul(h ^ 1, 16777619), feature)));
   return h >>> 0;
+}
+
+function fnv(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    h = Math.imul(h ^ unit, 16777619);
+    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) i++; // a surrogate pair is one code point
+    }
+  }
+  return h;
 }
 
 export class LocalModel {

@@ -83,6 +83,12 @@ describe("LocalModel", () => {
     expect(LocalModel.train([...history].reverse()).version).toBe(before);
   });
 
+  it("names a training set by the same version from one release to the next", () => {
+    // Decisions record the version; these were computed by the first release's hash.
+    expect(LocalModel.train(history).version).toBe("nb1-48-9cf7588c");
+    expect(LocalModel.train([example("CAF\u00c9 \ud83d\ude00 NOIR", "Meals")]).version).toBe("nb1-1-20bf5761");
+  });
+
   it("learns a batch as it learns the same examples one by one", () => {
     const batch = Array.from({ length: 6 }, (_, i) => example(`ZOOM.US ${900 + i}`, "Software"));
     const oneByOne = LocalModel.train(history);
