@@ -15,8 +15,8 @@ import { foldDescription } from "./fold";
 import { LiteralRanks } from "./literal-ranks";
 import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
-import { ruleRevisions } from "./schema";
 import { wordsQueryOf } from "./rule-words";
+import { ruleRevisions } from "./schema";
 import { undecidedLines } from "./undecided";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];

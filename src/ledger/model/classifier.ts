@@ -3,9 +3,9 @@
  * with an exact merchant-key vote that decides when the key's history is consistent.
  * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
  *
- * Training is incremental (`add`, `addAll`, and `forget` to take an example back); the calibration is refitted when a prediction
- * finds the training set grown by a quarter since the last fit, or changed at all while
- * it is small.
+ * Training is incremental (`add`, `addAll`, and `forget` to take an example back); the
+ * calibration is refitted when a prediction finds the training set grown by a quarter
+ * since the last fit, or changed at all while it is small.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 
@@ -126,7 +126,7 @@ function bump<K>(counts: Map<K, number>, key: K, by: number): void {
 function exampleHash(example: Example): number {
   // FNV-1a over `category \0 feature \1 feature ...`, one step per code point (its first
   // UTF-16 unit), without building that string: training hashes every example.
-  let h = Math.imul(fnv(2166136261, example.category) ^ 0, 16777619);
+  let h = Math.imul(fnv(2166136261, example.category) ^ 0 /* the \0 */, 16777619);
   example.features.forEach((feature, i) => (h = fnv(i === 0 ? h : Math.imul(h ^ 1, 16777619), feature)));
   return h >>> 0;
 }
@@ -148,7 +148,7 @@ export class LocalModel {
   /**
    * The newest examples learnt, as many as the calibration samples. Only these are kept
    * whole: every example's features would be 64 MB at 100,000 lines, half of a Durable
-   * Object's memory, where the counts are 4 MB.
+   * Object's memory, where the counts are about 2 MB.
    */
   private readonly recent: Example[] = [];
   /** One calibration per kind of evidence: their raw scores mean different things. */
