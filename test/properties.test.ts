@@ -8,7 +8,9 @@
  * - every categorised line has a citation, and every uncategorised one a defect;
  * - no ledger row is ever updated or deleted (counts only grow);
  * - the served category equals the latest decision fact;
- * - relation C as kept (`c_rows`, `c_totals`) equals its derivation.
+ * - relation C as kept (`c_rows`, `c_totals`) equals its derivation;
+ * - the local model kept incrementally (forgetting and learning what changed) is the model
+ *   a retrain from the ledger gives.
  * Seeded and reproducible: fast-check prints the seed and the shrunk history on failure.
  */
 import { env, runInDurableObject } from "cloudflare:test";
@@ -19,6 +21,7 @@ import { listRows } from "../src/ledger/books";
 import { explainLine } from "../src/ledger/explain";
 import { faceFor } from "../src/ledger/face";
 import { latestDecision } from "../src/ledger/judgements";
+import { currentModel, trainFromLedger, type TrainedModel } from "../src/ledger/local-model";
 import { relationCDrift } from "../src/ledger/relation-c";
 import { APPEND_ONLY_TABLES, decisions } from "../src/ledger/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
@@ -98,6 +101,8 @@ function play(ledger: TenantLedger, history: Step[]): void {
   const rowCounts = () => APPEND_ONLY_TABLES.map((t) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${t}`)).n);
   const humanSeqs = () => new Map(db.select().from(decisions).all().filter((d) => d.engine === "human").map((d) => [d.seq, d]));
 
+  // The local model as kept step by step, against one trained from the ledger each time.
+  let kept: TrainedModel | undefined;
   for (const s of history) {
     const countsBefore = rowCounts();
     const humansBefore = humanSeqs();
@@ -173,6 +178,11 @@ function play(ledger: TenantLedger, history: Step[]): void {
     for (const [seq, fact] of humansBefore) expect(humansAfter.get(seq)).toEqual(fact);
 
     expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+    // The model kept by forgetting and learning what changed is the model a retrain gives.
+    kept = currentModel(db, kept);
+    const retrained = trainFromLedger(db);
+    expect(kept.model.version).toBe(retrained.model.version);
+    expect([...kept.lines].sort(([a], [b]) => a - b)).toEqual([...retrained.lines].sort(([a], [b]) => a - b));
     const all = db.select().from(decisions).all();
     for (const row of listRows(db, face, {}, 1, 1000).rows.filter((r) => r.side === "A")) {
       const facts = all.filter((d) => d.aId === row.src_id);
