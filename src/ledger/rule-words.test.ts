@@ -136,4 +136,18 @@ describe("createRule from the trigram index's candidates", () => {
       expect(brokenInvariants(db)).toEqual([]);
     });
   });
+
+  it("decides only the candidates on the tenant's face: none before its paid floor", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("rule-words-floor"));
+    await runInDurableObject(stub, (ledger: TenantLedger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const added = ["2026-10-30", "2026-11-01", "2026-11-02"].map((date, i) => ({ transaction_id: `f${i}`, account_id: "acc", amount: 5, date, name: "BLUE BOTTLE COFFEE" }));
+      applyFeedPage(db, connection, { cursorBefore: "0", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
+      const floored = faceFor({ tier: "paid", visibleFrom: "2026-11-01" });
+      const rule = { rule_key: "coffee", match_kind: "description_regex" as const, match_value: "BLUE BOTTLE", category: "Meals" };
+      expect(createRule(db, rule, "human:t", AT, floored).decided).toBe(2);
+      expect(undecidedLines(db).map((l) => l.aId)).toEqual([1]);
+    });
+  });
 });
