@@ -2,12 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { cappedInt, pageSchema, PER_PAGE_CAP, rowSchema } from "../shared";
 import { ruleInputSchema, ruleSchema } from "../rules/schema";
 
-/** A page holds as many exceptions as a list page may hold rows, and by default all it can. */
-export const EXCEPTIONS_PER_PAGE = PER_PAGE_CAP;
-
 export const listExceptionsQuery = z.object({
   page: pageSchema,
-  per_page: cappedInt("Exceptions per page.", EXCEPTIONS_PER_PAGE, PER_PAGE_CAP),
+  // By default a page holds all a list page may: a queue of up to 100 still comes whole.
+  per_page: cappedInt("Exceptions per page.", PER_PAGE_CAP, PER_PAGE_CAP),
 });
 
 export const listExceptionsResponse = z
