@@ -260,6 +260,56 @@ async function benchSize(size: number): Promise<void> {
   );
   out.writes = writes;
   rows.push({ size, measure: "write mix: categorize + label (8 clients)", figure: `${Math.round(writes.rps)} req/s, p50 ${ms(writes.p50)}, p99 ${ms(writes.p99)}` });
+
+  await benchModelDays(size, ruleList, out);
+}
+
+/** A day's lines at the bank: seeded lines of known and unknown merchants, dated after the pull. */
+function dayOfLines(day: number, count = 50) {
+  return generateLines(count, 500 + day).map((l) => ({
+    transaction_id: `day${day}-${l.id}`,
+    account_id: l.accountId,
+    amount: -l.amountCents / 100,
+    date: `2026-12-${String(day + 1).padStart(2, "0")}`,
+    name: l.description,
+    merchant_name: l.merchantName,
+    pending: false,
+  }));
+}
+
+/**
+ * Daily syncs on a tenant whose rules leave lines to the local model (the sign rules
+ * withheld): five days of 50 lines; a day after a person relabels a line the model learnt
+ * from (it forgets what the line taught it); a pending line posting (the pending line is
+ * superseded and forgotten). Each is a figure of the day's work, not of the books' size.
+ */
+async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRules>, out: Record<string, unknown>): Promise<void> {
+  const t = await client.sandboxTenant(`bench-days-${size}-${Date.now().toString(36)}`);
+  await client.createTaxonomy(t);
+  await client.createRules(t, ruleList.filter((r) => r.match_kind !== "amount_sign"));
+  await client.queueLines(t, size, 42, ARRIVAL);
+  await client.syncAndWait(t);
+  const daySync = async (changes: Parameters<BenchClient["bankChanges"]>[1]) => {
+    await client.bankChanges(t, changes);
+    return (await client.syncAndWait(t)).seconds * 1000;
+  };
+  const days: number[] = [];
+  for (let day = 0; day < 5; day++) days.push(await daySync({ added: dayOfLines(day) }));
+  const line = (await client.json("/api/v1/transactions?page=3", t.token)).rows.find((r: any) => r.side === "A");
+  for (const category of ["Meals", "Software"]) {
+    await client.json("/api/v1/categorize", t.token, { method: "POST", body: JSON.stringify({ side: "A", src_id: line.src_id, category }) });
+  }
+  const afterRelabel = await daySync({ added: dayOfLines(5) });
+  const pending = { ...dayOfLines(6, 1)[0]!, pending: true };
+  await daySync({ added: [pending] });
+  const posting = await daySync({ modified: [{ ...pending, amount: pending.amount + 0.5, pending: false }] });
+  days.sort((a, b) => a - b);
+  out.model_days = { day_ms: days, after_relabel_ms: afterRelabel, posting_ms: posting };
+  rows.push({
+    size,
+    measure: "a day's sync, rules then the model (50 lines; 5 days)",
+    figure: `median ${ms(quantile(days, 0.5))}, slowest ${ms(days.at(-1)!)}; after a relabel ${ms(afterRelabel)}; a pending line posting ${ms(posting)}`,
+  });
 }
 
 async function benchManyTenants(): Promise<void> {
