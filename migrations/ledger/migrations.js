@@ -17,6 +17,7 @@ import m0014 from './0014_relation_c_words.sql';
 import m0015 from './0015_feed_page_closes.sql';
 import m0016 from './0016_relation_c_months.sql';
 import m0017 from './0017_relation_c_floor.sql';
+import m0018 from './0018_model_counts.sql';
 
   export default {
     journal,
@@ -38,7 +39,8 @@ m0013,
 m0014,
 m0015,
 m0016,
-m0017
+m0017,
+m0018
     }
   }
   

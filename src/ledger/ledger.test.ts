@@ -20,7 +20,7 @@ import { recordPush } from "./export/pushes";
 import { claimRelease, draftReply } from "./messages";
 import { openExport } from "./export/snapshot";
 import { relationCDrift } from "./relation-c";
-import { APPEND_ONLY_TABLES, DERIVED_TABLES } from "./schema";
+import { APPEND_ONLY_TABLES, DERIVED_TABLES, MODEL_TABLES } from "./schema";
 import { connectBank, recordSyncRun, requestSync } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
 
@@ -96,7 +96,7 @@ describe("the append-only ledger", () => {
   });
 });
 
-describe("the lists of append-only and derived tables", () => {
+describe("the lists of append-only, derived and model tables", () => {
   it("name every table of the ledger between them", async () => {
     await runInDurableObject(ledger("table-list"), (instance: TenantLedger) => {
       const tables = instance.db
@@ -105,7 +105,7 @@ describe("the lists of append-only and derived tables", () => {
             AND name NOT IN (SELECT v.name || '_' || shadow.value FROM sqlite_master v, json_each('["data","idx","content","docsize","config"]') shadow WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%')`,
         )
         .map((t) => t.name);
-      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES, ...DERIVED_TABLES].sort());
+      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES, ...DERIVED_TABLES, ...MODEL_TABLES].sort());
     });
   });
 });

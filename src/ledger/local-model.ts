@@ -4,12 +4,12 @@
  *
  * It learns from the tenant's own evidence: every current line whose latest decision is
  * a human's (categorize, label, adjudicate, carried) or a rule's. Its own decisions and
- * the tail's are never evidence. Everything it knows is derived from the ledger, so a
- * restarted object retrains from the same facts and nothing is lost.
+ * the tail's are never evidence. Everything it knows is derived from the ledger; its counts
+ * are kept beside the ledger so a restarted object need not derive them again.
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
-import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./model/classifier";
+import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import type { UndecidedLine } from "./undecided";
@@ -22,29 +22,29 @@ export function duhBandFloor(configured: string | undefined): number {
   return configured && Number.isFinite(floor) && floor > 0 && floor <= 1 ? floor : DEFAULT_DUH_BAND_FLOOR;
 }
 
-/** The model as trained, and what it was trained on (to learn only what is new). */
+/** The model as trained, and the ledger it was trained on (to learn only what is new). */
 export interface TrainedModel {
   model: LocalModel;
-  /** The newest evidence decision it has seen. */
-  throughSeq: number;
-  /** The newest line event it has seen: a line superseded since then is no longer evidence. */
-  throughEvent: number;
   /**
-   * The category it learnt from each line, to forget the line's example when the line is
-   * relabelled or superseded (its features are read again from the line, which never changes).
+   * The newest decision and line event it has seen. The model is the one a retrain on the
+   * ledger as of these would give, so what it learnt from a line is read from the ledger
+   * as of them (`learntExamples`), and the marks are kept with the counts.
    */
-  lines: Map<number, string>;
+  throughSeq: number;
+  throughEvent: number;
 }
 
 /** The engines whose decisions are evidence, as SQL. */
 const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
 
 /**
- * Current lines whose latest decision is evidence, as training examples; with `sinceSeq`,
- * only lines with evidence newer than it. (Conditions, not id lists: SQLite in a Durable
- * Object binds at most 100 variables per statement.) Raw SQL: it runs at every feed page.
+ * Current lines whose latest decision is evidence, as training examples, in line order;
+ * with `sinceSeq`, only lines with evidence newer than it; with `newest`, only the last
+ * that many. (Conditions, not id lists: SQLite in a Durable Object binds at most 100
+ * variables per statement.) Raw SQL: it runs at every feed page.
  */
-export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example & { aId: number })[] {
+export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number })[] {
+  const { sinceSeq, newest } = options;
   const rows = db.all<LineFacts & { aId: number; category: string }>(sql`
     SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
       a.account_id AS accountId, d.category AS category
@@ -56,7 +56,8 @@ export function trainingExamples(db: LedgerHandle, sinceSeq?: number): (Example 
         sinceSeq === undefined ? sql`` : sql`AND a.id IN (SELECT n.a_id FROM decisions n WHERE n.seq > ${sinceSeq} AND n.engine IN (${EVIDENCE}))`
       }
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
-    ORDER BY a.id`);
+    ${newest === undefined ? sql`ORDER BY a.id` : sql`ORDER BY a.id DESC LIMIT ${newest}`}`);
+  if (newest !== undefined) rows.reverse();
   return rows.map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category }));
 }
 
@@ -64,54 +65,126 @@ function newestEvent(db: LedgerHandle): number {
   return db.get<{ last: number }>(sql`SELECT coalesce(max(id), 0) AS last FROM line_events`).last;
 }
 
-function newestEvidence(db: LedgerHandle): number {
-  return db.get<{ last: number }>(sql`SELECT coalesce(max(seq), 0) AS last FROM decisions WHERE engine IN (${EVIDENCE})`).last;
+function newestDecision(db: LedgerHandle): number {
+  return db.get<{ last: number }>(sql`SELECT coalesce(max(seq), 0) AS last FROM decisions`).last;
 }
 
-/** Trains from scratch on every example the ledger holds. */
+/** Trains from scratch on every example the ledger holds. Keeps nothing. */
 export function trainFromLedger(db: LedgerHandle): TrainedModel {
-  const trained: TrainedModel = { model: new LocalModel(), throughSeq: newestEvidence(db), throughEvent: newestEvent(db), lines: new Map() };
-  learnFrom(trained, trainingExamples(db));
+  const trained: TrainedModel = { model: new LocalModel(), throughSeq: newestDecision(db), throughEvent: newestEvent(db) };
+  trained.model.addAll(trainingExamples(db));
   return trained;
 }
 
-function learnFrom(trained: TrainedModel, examples: (Example & { aId: number })[]): void {
-  for (const { aId, category } of examples) trained.lines.set(aId, category);
-  trained.model.addAll(examples.map(({ features, category }) => ({ features, category })));
+/**
+ * What the model learnt from these lines, read from the ledger as of its marks: each line's
+ * latest decision then, if it was evidence and the line not yet superseded, with the
+ * line's features (a line never changes). Lines it never learnt from are left out.
+ */
+function learntExamples(db: LedgerHandle, trained: TrainedModel, aIds: number[]): Example[] {
+  const rows = db.all<LineFacts & { category: string }>(sql`
+    SELECT a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
+      a.account_id AS accountId, d.category AS category
+    FROM a_lines a
+    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id AND d2.seq <= ${trained.throughSeq})
+    WHERE a.id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))
+      AND d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${trained.throughEvent})`);
+  return rows.map((r) => ({ features: featuresOf(r), category: r.category }));
 }
 
-/** What the model learnt from these lines: their features, read again, with the categories it learnt. */
-function learntExamples(db: LedgerHandle, trained: TrainedModel, aIds: number[]): Example[] {
-  const facts = db.all<LineFacts & { aId: number }>(sql`
-    SELECT id AS aId, description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
-    FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))`);
-  return facts.map((line) => ({ features: featuresOf(line), category: trained.lines.get(line.aId)! }));
+/** The model as last kept in the ledger (MODEL_TABLES), or undefined when none is. */
+function keptModel(db: LedgerHandle): TrainedModel | undefined {
+  const marks = db.get<{ hash: number; throughSeq: number; throughEvent: number } | undefined>(
+    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent FROM model_marks WHERE id = 1`,
+  );
+  if (!marks) return undefined;
+  const rows: CountRows = {
+    categories: db.all(sql`SELECT category, examples FROM model_categories`),
+    cells: db.all(sql`SELECT category, feature, count FROM model_cells`),
+  };
+  return { model: LocalModel.restore(rows, marks.hash), throughSeq: marks.throughSeq, throughEvent: marks.throughEvent };
+}
+
+/** Writes what changed in the counts, and the marks, in the caller's transaction. A count of 0 drops its row. */
+function keep(db: LedgerHandle, trained: TrainedModel, changes: CountRows): void {
+  const [categories, noCategories] = partition(changes.categories, (r) => r.examples > 0);
+  const [cells, noCells] = partition(changes.cells, (r) => r.count > 0);
+  // As JSON arrays: a statement binds at most 100 variables, and a page changes thousands of counts.
+  if (categories.length > 0) {
+    db.run(sql`INSERT INTO model_categories (category, examples)
+      SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(categories.map((r) => [r.category, r.examples]))}) WHERE true
+      ON CONFLICT (category) DO UPDATE SET examples = excluded.examples`);
+  }
+  if (noCategories.length > 0) {
+    db.run(sql`DELETE FROM model_categories WHERE category IN (SELECT value FROM json_each(${JSON.stringify(noCategories.map((r) => r.category))}))`);
+  }
+  if (cells.length > 0) {
+    db.run(sql`INSERT INTO model_cells (category, feature, count)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(cells.map((r) => [r.category, r.feature, r.count]))}) WHERE true
+      ON CONFLICT (category, feature) DO UPDATE SET count = excluded.count`);
+  }
+  if (noCells.length > 0) {
+    db.run(sql`DELETE FROM model_cells WHERE (category, feature) IN
+      (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(noCells.map((r) => [r.category, r.feature]))}))`);
+  }
+  db.run(sql`INSERT INTO model_marks (id, hash, through_seq, through_event) VALUES (1, ${trained.model.examplesHash}, ${trained.throughSeq}, ${trained.throughEvent})
+    ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, through_seq = excluded.through_seq, through_event = excluded.through_event`);
+}
+
+/** Trains from the ledger and keeps the counts in place of any kept before. */
+function retrainAndKeep(db: LedgerHandle): TrainedModel {
+  const retrained = trainFromLedger(db);
+  db.run(sql`DELETE FROM model_cells`);
+  db.run(sql`DELETE FROM model_categories`);
+  keep(db, retrained, retrained.model.takeChanges());
+  return retrained;
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }
 
 /**
  * The model for the ledger as it stands, kept up incrementally: what a line taught it is
  * forgotten when the line gets new evidence (relabelled) or is superseded, and the line's
  * current evidence is learnt. The counts are then those of a retrain from the ledger, at
- * the cost of the lines that changed (a retrain at 100,000 lines takes about 2 s, during
- * which the tenant's object answers nothing).
+ * the cost of the lines that changed (a retrain at 100,000 lines takes more than a second,
+ * during which the tenant's object answers nothing).
+ *
+ * The counts are kept in the ledger as they change (MODEL_TABLES, written in the caller's
+ * transaction), so an object that starts again (`trained` undefined) restores them and
+ * catches up from their marks instead of retraining; it retrains only when none are kept.
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
-  if (!trained) return trainFromLedger(db);
-  const fresh = db.all<{ seq: number; aId: number }>(
-    sql`SELECT seq, a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`,
+  const restored = trained ? undefined : keptModel(db);
+  if (!trained && !restored) return retrainAndKeep(db);
+  const current = (trained ?? restored)!;
+  const fresh = db.all<{ aId: number }>(sql`SELECT a_id AS aId FROM decisions WHERE seq > ${current.throughSeq} AND engine IN (${EVIDENCE})`);
+  const superseded = db.all<{ aId: number }>(
+    sql`SELECT a_id AS aId FROM line_events WHERE id > ${current.throughEvent} AND kind = 'superseded'`,
   );
-  const events = db.all<{ id: number; aId: number; kind: string }>(
-    sql`SELECT id, a_id AS aId, kind FROM line_events WHERE id > ${trained.throughEvent}`,
-  );
-  if (fresh.length === 0 && events.length === 0) return trained;
-  const superseded = events.filter((e) => e.kind === "superseded");
-  const changed = [...new Set([...fresh, ...superseded].map((d) => d.aId))].filter((aId) => trained.lines.has(aId));
-  for (const example of learntExamples(db, trained, changed)) trained.model.forget(example);
-  for (const aId of changed) trained.lines.delete(aId);
-  if (fresh.length > 0) learnFrom(trained, trainingExamples(db, trained.throughSeq));
-  trained.throughSeq = fresh.reduce((newest, d) => Math.max(newest, d.seq), trained.throughSeq);
-  trained.throughEvent = events.reduce((newest, e) => Math.max(newest, e.id), trained.throughEvent);
-  return trained;
+  const throughSeq = newestDecision(db);
+  const throughEvent = newestEvent(db);
+  if (throughSeq !== current.throughSeq || throughEvent !== current.throughEvent) {
+    const changed = [...new Set([...fresh, ...superseded].map((d) => d.aId))];
+    try {
+      for (const example of learntExamples(db, current, changed)) current.model.forget(example);
+    } catch (error) {
+      // Kept counts that disagree with the ledger are a cache gone wrong: the ledger wins.
+      console.error("the local model's counts disagree with the ledger; retraining:", error);
+      return retrainAndKeep(db);
+    }
+    if (fresh.length > 0) current.model.addAll(trainingExamples(db, { sinceSeq: current.throughSeq }));
+    current.throughSeq = throughSeq;
+    current.throughEvent = throughEvent;
+    keep(db, current, current.model.takeChanges());
+  }
+  if (restored) restored.model.resample(trainingExamples(db, { newest: CALIBRATION_SAMPLE }));
+  return current;
 }
 
 /**

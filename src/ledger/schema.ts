@@ -6,7 +6,7 @@
  * deleted" is a property of the database, not a convention. A line's state, category and
  * visibility are derived from the facts appended here: relation C, defined by the
  * `c_rows_derived` view and read from `c_rows`, `c_totals` and `c_words`, copies kept by
- * triggers (DERIVED_TABLES).
+ * triggers (DERIVED_TABLES). The local model's counts are kept beside them (MODEL_TABLES).
  */
 import { desc } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -487,3 +487,42 @@ export const cMonthTotals = sqliteTable(
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
 export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
+
+/**
+ * The local model's counts, kept so an object that starts again need not retrain from the
+ * whole ledger (local-model.ts writes them, in the transaction that changes the evidence).
+ * What the ledger's evidence teaches, as of `model_marks`: not facts, so rewritten as the
+ * evidence changes, and rebuilt from the ledger when missing.
+ */
+export const modelMarks = sqliteTable("model_marks", {
+  /** Always 1: one row. */
+  id: integer("id").primaryKey(),
+  /** The sum of the examples' hashes (the version's second half). */
+  hash: integer("hash").notNull(),
+  /** The newest decision and line event the counts have seen. */
+  throughSeq: integer("through_seq").notNull(),
+  throughEvent: integer("through_event").notNull(),
+});
+
+/** Examples learnt per category (see `modelMarks`). */
+export const modelCategories = sqliteTable("model_categories", {
+  category: text("category").primaryKey(),
+  examples: integer("examples").notNull(),
+});
+
+/**
+ * How often each feature was seen under each category (see `modelMarks`): a few thousand
+ * rows at 100,000 lines. Stored WITHOUT ROWID (by its key), which drizzle cannot say, so
+ * its migration does.
+ */
+export const modelCells = sqliteTable(
+  "model_cells",
+  {
+    category: text("category").notNull(),
+    feature: text("feature").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.feature] })],
+);
+
+export const MODEL_TABLES = ["model_marks", "model_categories", "model_cells"] as const;

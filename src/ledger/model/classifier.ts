@@ -25,7 +25,7 @@ export const DEFAULT_DUH_BAND_FLOOR = 0.95;
 
 const FOLDS = 5;
 /** The calibration is fitted on at most this many recent examples, so refits stay cheap. */
-const CALIBRATION_SAMPLE = 3_000;
+export const CALIBRATION_SAMPLE = 3_000;
 const SMALL = 100;
 
 /** The two kinds of evidence: a merchant seen before (key vote), or only its words (naive Bayes). */
@@ -36,6 +36,15 @@ interface Scored {
   path: Path;
 }
 
+/**
+ * The counts as rows, the way the ledger keeps them (local-model.ts): examples per
+ * category, and how often each feature was seen under each category.
+ */
+export interface CountRows {
+  categories: { category: string; examples: number }[];
+  cells: { category: string; feature: string; count: number }[];
+}
+
 class Counts {
   readonly docs = new Map<string, number>();
   readonly tokenTotals = new Map<string, number>();
@@ -44,6 +53,46 @@ class Counts {
   /** Every feature seen, with how many times: forgetting its last use takes it out of the vocabulary. */
   readonly vocabulary = new Map<string, number>();
   size = 0;
+  /** The counts changed (category -> features) since `takeChanges`, once `tracking`: the model's own counts, not a fold's. */
+  private changed: Map<string, Set<string>> | null = null;
+
+  /** Starts noting which counts change, for `takeChanges`. */
+  tracking(): this {
+    this.changed = new Map();
+    return this;
+  }
+
+  /** Counts as a model trained on the examples `rows` describe would hold them. */
+  static fromRows(rows: CountRows): Counts {
+    const counts = new Counts();
+    for (const { category, examples } of rows.categories) {
+      counts.docs.set(category, examples);
+      counts.size += examples;
+    }
+    for (const { category, feature, count } of rows.cells) counts.countFeature(category, feature, count);
+    return counts;
+  }
+
+  /** Every count, as rows in key order (category, feature). */
+  rows(): CountRows {
+    return inKeyOrder({
+      categories: [...this.docs].map(([category, examples]) => ({ category, examples })),
+      cells: [...this.tokens].flatMap(([category, perCategory]) => [...perCategory].map(([feature, count]) => ({ category, feature, count }))),
+    });
+  }
+
+  /** The counts changed since the last call, as rows; a count of 0 is a row to drop. */
+  takeChanges(): CountRows {
+    if (!this.changed) throw new Error("these counts do not track their changes");
+    const rows: CountRows = { categories: [], cells: [] };
+    for (const [category, features] of this.changed) {
+      rows.categories.push({ category, examples: this.docs.get(category) ?? 0 });
+      const perCategory = this.tokens.get(category);
+      for (const feature of features) rows.cells.push({ category, feature, count: perCategory?.get(feature) ?? 0 });
+    }
+    this.changed.clear();
+    return inKeyOrder(rows);
+  }
 
   add(example: Example): void {
     this.count(example, 1);
@@ -66,20 +115,25 @@ class Counts {
   private count({ features, category }: Example, by: 1 | -1): void {
     this.size += by;
     bump(this.docs, category, by);
+    this.changed?.set(category, this.changed.get(category) ?? new Set());
+    for (const f of features) this.countFeature(category, f, by);
+  }
+
+  /** A feature seen `by` more times under a category (fewer when negative), in every count that follows from it. */
+  private countFeature(category: string, feature: string, by: number): void {
     let perCategory = this.tokens.get(category);
     if (!perCategory) this.tokens.set(category, (perCategory = new Map()));
-    for (const f of features) {
-      bump(perCategory, f, by);
-      bump(this.vocabulary, f, by);
-      if (f.startsWith("key:")) {
-        let votes = this.keyVotes.get(f);
-        if (!votes) this.keyVotes.set(f, (votes = new Map()));
-        bump(votes, category, by);
-        if (votes.size === 0) this.keyVotes.delete(f);
-      }
-    }
-    bump(this.tokenTotals, category, by * features.length);
+    bump(perCategory, feature, by);
     if (perCategory.size === 0) this.tokens.delete(category);
+    bump(this.vocabulary, feature, by);
+    bump(this.tokenTotals, category, by);
+    if (feature.startsWith("key:")) {
+      let votes = this.keyVotes.get(feature);
+      if (!votes) this.keyVotes.set(feature, (votes = new Map()));
+      bump(votes, category, by);
+      if (votes.size === 0) this.keyVotes.delete(feature);
+    }
+    this.changed?.get(category)?.add(feature);
   }
 
   /** The best category, its raw score in 0..1 (not yet calibrated) and which evidence gave it. */
@@ -115,6 +169,14 @@ class Counts {
   }
 }
 
+/** Rows sorted by their keys: written in the order of the table's key, and comparable. */
+function inKeyOrder(rows: CountRows): CountRows {
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  rows.categories.sort((a, b) => byText(a.category, b.category));
+  rows.cells.sort((a, b) => byText(a.category, b.category) || byText(a.feature, b.feature));
+  return rows;
+}
+
 /** Adds `by` to a count, dropping the entry at zero so a forgotten example leaves no trace. */
 function bump<K>(counts: Map<K, number>, key: K, by: number): void {
   const next = (counts.get(key) ?? 0) + by;
@@ -144,7 +206,7 @@ function fnv(h: number, text: string): number {
 }
 
 export class LocalModel {
-  private readonly counts = new Counts();
+  private readonly counts: Counts;
   /**
    * The newest examples learnt, as many as the calibration samples. Only these are kept
    * whole: every example's features would be 64 MB at 100,000 lines, half of a Durable
@@ -155,12 +217,47 @@ export class LocalModel {
   private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
   private calibratedAt = 0;
   /** A sum of per-example hashes: the version names the set of examples, whatever their order. */
-  private hash = 0;
+  private hash: number;
+
+  constructor(counts = new Counts().tracking(), hash = 0) {
+    this.counts = counts;
+    this.hash = hash >>> 0;
+  }
 
   static train(examples: Example[]): LocalModel {
     const model = new LocalModel();
     model.addAll(examples);
     return model;
+  }
+
+  /**
+   * The model whose counts and examples' hash were kept as `rows` and `hash` (`countRows`,
+   * `examplesHash`): the same counts and version as the model they were taken from. Its
+   * calibration sample is empty until `resample`.
+   */
+  static restore(rows: CountRows, hash: number): LocalModel {
+    return new LocalModel(Counts.fromRows(rows).tracking(), hash);
+  }
+
+  /** Every count, as rows to keep. */
+  countRows(): CountRows {
+    return this.counts.rows();
+  }
+
+  /** The counts changed since the last call (or since training began), as rows to keep. */
+  takeChanges(): CountRows {
+    return this.counts.takeChanges();
+  }
+
+  /** The sum of the examples' hashes that the version names. */
+  get examplesHash(): number {
+    return this.hash;
+  }
+
+  /** Replaces the calibration sample (a restored model's: the newest examples) and refits at the next prediction. */
+  resample(newest: readonly Example[]): void {
+    this.recent.splice(0, this.recent.length, ...newest.slice(-CALIBRATION_SAMPLE));
+    this.calibratedAt = 0;
   }
 
   get size(): number {
