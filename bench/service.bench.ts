@@ -6,7 +6,8 @@
  * line, no floor): an auditor reading through a grant, a tenant signed up with a floor
  * halfway through its lines, and one whose whole pull waits in the queue before its first
  * rules (its first rule made with create_rule, the rest run by run_rules, then run again
- * over the decided book). Prints a table and writes bench/results/service.json.
+ * over the decided book), and one whose rules leave lines to the local model, synced day
+ * by day. Prints a table and writes bench/results/service.json.
  * Figures only; nothing is asserted (docs/performance.md explains them).
  *
  *   npm run bench:service           SIZES=1000,10000 npm run bench:service
