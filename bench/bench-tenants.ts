@@ -17,7 +17,7 @@ export interface Tenant {
 }
 
 /**
- * wrangler dev's local queue (4.86.0) loses a consumer invocation that ends more than ~10 s
+ * wrangler dev's local queue (4.86.0) loses a long consumer invocation that starts soon
  * after the previous one ended: its answer meets a closed connection ("Broken pipe" in
  * workerd's log), the local broker waits on it forever and delivers nothing more. A
  * 100,000-line sync (6 s) asked for within 4 s of another sync's end reproduces it every
