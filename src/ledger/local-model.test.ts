@@ -158,4 +158,3 @@ describe("the local model in the ledger", () => {
     });
   });
 });
-

@@ -5,7 +5,8 @@
  *
  * Training is incremental (`add`, `addAll`, and `forget` to take an example back); the
  * calibration is refitted when a prediction finds the training set grown by a quarter
- * since the last fit, or changed at all while it is small.
+ * since the last fit, or changed at all while it is small. The counts come out as rows
+ * (`takeChanges`) and go back in (`restore`): that is how the ledger keeps them.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 
@@ -239,7 +240,7 @@ export class LocalModel {
     return new LocalModel(Counts.fromRows(rows).tracking(), hash);
   }
 
-  /** Every count, as rows to keep. */
+  /** Every count, as rows in key order: two models with the same counts give the same rows. */
   countRows(): CountRows {
     return this.counts.rows();
   }
