@@ -21,7 +21,7 @@ import { listRows } from "../src/ledger/books";
 import { explainLine } from "../src/ledger/explain";
 import { faceFor } from "../src/ledger/face";
 import { latestDecision } from "../src/ledger/judgements";
-import { currentModel, trainFromLedger, trainingExamples, type TrainedModel } from "../src/ledger/local-model";
+import { currentModel, trainFromLedger, type TrainedModel } from "../src/ledger/local-model";
 import { relationCDrift } from "../src/ledger/relation-c";
 import { APPEND_ONLY_TABLES, decisions } from "../src/ledger/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
@@ -188,11 +188,6 @@ function play(ledger: TenantLedger, history: Step[]): void {
     expect(kept.model.countRows()).toEqual(retrained.model.countRows());
     expect(restored.model.version).toBe(retrained.model.version);
     expect(restored.model.countRows()).toEqual(retrained.model.countRows());
-    // Calibrated on the same newest examples, the restored model predicts as the retrained one.
-    // (Without the merchant key, a prediction is the words' alone.)
-    for (const { features } of trainingExamples(db)) {
-      for (const asked of [features, features.filter((f) => !f.startsWith("key:"))]) expect(restored.model.predict(asked)).toEqual(retrained.model.predict(asked));
-    }
     const all = db.select().from(decisions).all();
     for (const row of listRows(db, face, {}, 1, 1000).rows.filter((r) => r.side === "A")) {
       const facts = all.filter((d) => d.aId === row.src_id);

@@ -18,6 +18,7 @@ import m0015 from './0015_feed_page_closes.sql';
 import m0016 from './0016_relation_c_months.sql';
 import m0017 from './0017_relation_c_floor.sql';
 import m0018 from './0018_model_counts.sql';
+import m0019 from './0019_model_calibration.sql';
 
   export default {
     journal,
@@ -40,7 +41,8 @@ m0014,
 m0015,
 m0016,
 m0017,
-m0018
+m0018,
+m0019
     }
   }
   

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
 import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
-import { currentModel, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { currentModel, readyToPredict, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { featuresOf } from "./model/features";
 import { createRule } from "./rules";
 import { connectBank } from "./sync";
 import { undecidedLines } from "./undecided";
@@ -114,8 +115,9 @@ describe("the local model in the ledger", () => {
           expect(model.version).toBe(retrained.model.version);
           expect(model.countRows()).toEqual(retrained.model.countRows());
         }
-        // On the same newest examples, it predicts as the retrained model: by the merchant
-        // key, and by the words alone.
+        // With no fit kept (nothing has predicted), it fits on the same newest examples as the
+        // retrained model, and predicts as it does: by the merchant key, and by the words alone.
+        readyToPredict(db, restored.model);
         for (const { features } of trainingExamples(db)) {
           for (const asked of [features, features.filter((f) => !f.startsWith("key:"))]) {
             expect(restored.model.predict(asked)).toEqual(retrained.model.predict(asked));
@@ -157,4 +159,36 @@ describe("the local model in the ledger", () => {
       expect(currentModel(db, undefined).model.countRows()).toEqual(retrained.model.countRows());
     });
   });
+
+  it("keeps its calibration's fit: restored, it gives the answers the running model gave", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept-fit"));
+    await runInDurableObject(stub, (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ACME INSURANCE", "JOE'S PIZZA", "ULINE"];
+      const categories = ["Meals", "Fuel", "Software", "Insurance", "Meals", "Supplies"];
+      const named = (i: number) => `${merchants[i % 6]} ${i % 4 === 0 ? "STORE" : "PMT"} #${i}`;
+      applyFeedPage(db, connection, page(Array.from({ length: 150 }, (_, i) => line(`l${i}`, named(i)))), AT);
+      // The running model learns the later lines first, so its sample's order is not the ledger's.
+      for (let aId = 80; aId <= 150; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 6]!, "human:x", AT);
+      ledger.modelVersion();
+      for (let aId = 1; aId < 80; aId++) recordHumanJudgement(db, aId, aId % 9 === 0 ? "Office" : categories[(aId - 1) % 6]!, "human:x", AT);
+      // The object's own step: the model (caught up, its calibration fitted) decides new lines.
+      const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, i % 5 === 0 ? `UNHEARD OF ${i}` : named(i + 7)));
+      ledger.applyFeedPage(connection, { ...page(fresh), cursorBefore: "1", nextCursor: "2" });
+      const byModel = db.all<{ aId: number; category: string; confidencePpm: number; description: string }>(
+        sql`SELECT d.a_id AS aId, d.category, d.confidence_ppm AS confidencePpm, a.description FROM decisions d JOIN a_lines a ON a.id = d.a_id WHERE d.engine = 'model'`,
+      );
+      expect(byModel.length).toBeGreaterThan(10);
+
+      // The object starts again: the restored model answers as the running one did.
+      const restored = currentModel(db, undefined);
+      expect(restored.model.wantsSample).toBe(false);
+      for (const decision of byModel) {
+        const prediction = restored.model.predict(featuresOf({ description: decision.description, merchantName: null, amountCents: -1000, accountId: "acc" }))!;
+        expect([prediction.category, Math.round(prediction.confidence * 1_000_000)], decision.description).toEqual([decision.category, decision.confidencePpm]);
+      }
+    });
+  });
 });
+

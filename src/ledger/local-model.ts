@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle, LedgerTx } from "./db";
-import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example } from "./model/classifier";
+import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import type { UndecidedLine } from "./undecided";
@@ -95,15 +95,16 @@ function learntExamples(db: LedgerHandle, trained: TrainedModel, aIds: number[])
 
 /** The model as last kept in the ledger (MODEL_TABLES), or undefined when none is. */
 function keptModel(db: LedgerHandle): TrainedModel | undefined {
-  const marks = db.get<{ hash: number; throughSeq: number; throughEvent: number } | undefined>(
-    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent FROM model_marks WHERE id = 1`,
+  const marks = db.get<{ hash: number; throughSeq: number; throughEvent: number; calibration: string | null } | undefined>(
+    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent, calibration FROM model_marks WHERE id = 1`,
   );
   if (!marks) return undefined;
   const rows: CountRows = {
     categories: db.all(sql`SELECT category, examples FROM model_categories`),
     cells: db.all(sql`SELECT category, feature, count FROM model_cells`),
   };
-  return { model: LocalModel.restore(rows, marks.hash), throughSeq: marks.throughSeq, throughEvent: marks.throughEvent };
+  const calibration = marks.calibration === null ? null : (JSON.parse(marks.calibration) as KeptCalibration);
+  return { model: LocalModel.restore(rows, marks.hash, calibration), throughSeq: marks.throughSeq, throughEvent: marks.throughEvent };
 }
 
 /** Writes what changed in the counts, and the marks, in the caller's transaction. A count of 0 drops its row. */
@@ -132,12 +133,29 @@ function keep(db: LedgerHandle, trained: TrainedModel, changes: CountRows): void
     ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, through_seq = excluded.through_seq, through_event = excluded.through_event`);
 }
 
+/** Keeps the calibration's new fit, if the model refitted it, beside the kept counts. */
+function keepCalibration(db: LedgerHandle, model: LocalModel): void {
+  const fit = model.takeNewCalibration();
+  if (fit) db.run(sql`UPDATE model_marks SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
+}
+
+/**
+ * Makes the model ready to predict: a restored model whose next prediction would refit its
+ * calibration is given its sample first, the newest examples (a retrain's sample too).
+ */
+export function readyToPredict(db: LedgerHandle, model: LocalModel): LocalModel {
+  if (model.wantsSample) model.resample(trainingExamples(db, { newest: CALIBRATION_SAMPLE }));
+  return model;
+}
+
 /** Trains from the ledger and keeps the counts in place of any kept before. */
 function retrainAndKeep(db: LedgerHandle): TrainedModel {
   const retrained = trainFromLedger(db);
   db.run(sql`DELETE FROM model_cells`);
   db.run(sql`DELETE FROM model_categories`);
   keep(db, retrained, retrained.model.takeChanges());
+  // Its calibration is fitted afresh at its first prediction.
+  db.run(sql`UPDATE model_marks SET calibration = NULL WHERE id = 1`);
   return retrained;
 }
 
@@ -158,6 +176,8 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
  * The counts are kept in the ledger as they change (MODEL_TABLES, written in the caller's
  * transaction), so an object that starts again (`trained` undefined) restores them and
  * catches up from their marks instead of retraining; it retrains only when none are kept.
+ * The calibration's last fit is kept too (`decideByModel`), so a restored model predicts as
+ * the running one did; a restored model predicts once `readyToPredict`.
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
   const restored = trained ? undefined : keptModel(db);
@@ -183,7 +203,6 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
     current.throughEvent = throughEvent;
     keep(db, current, current.model.takeChanges());
   }
-  if (restored) restored.model.resample(trainingExamples(db, { newest: CALIBRATION_SAMPLE }));
   return current;
 }
 
@@ -193,6 +212,7 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
  */
 export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
   if (model.size === 0) return 0;
+  readyToPredict(tx, model);
   const decided: MachineDecision[] = [];
   for (const line of lines) {
     const prediction = model.predict(featuresOf(line));
@@ -207,5 +227,6 @@ export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at
     });
   }
   appendMachineDecisions(tx, decided, at);
+  keepCalibration(tx, model);
   return decided.length;
 }

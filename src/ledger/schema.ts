@@ -502,6 +502,8 @@ export const modelMarks = sqliteTable("model_marks", {
   /** The newest decision and line event the counts have seen. */
   throughSeq: integer("through_seq").notNull(),
   throughEvent: integer("through_event").notNull(),
+  /** The calibration's last fit, as JSON (`KeptCalibration`); null until the model first predicts. */
+  calibration: text("calibration"),
 });
 
 /** Examples learnt per category (see `modelMarks`). */

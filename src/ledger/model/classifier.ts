@@ -46,6 +46,11 @@ export interface CountRows {
   cells: { category: string; feature: string; count: number }[];
 }
 
+/** A calibration fit as the ledger keeps it: one per kind of evidence, and the training set's size it was fitted at. */
+export interface KeptCalibration extends Record<Path, Calibration> {
+  fittedAt: number;
+}
+
 class Counts {
   readonly docs = new Map<string, number>();
   readonly tokenTotals = new Map<string, number>();
@@ -213,10 +218,14 @@ export class LocalModel {
    * whole: every example's features would be 64 MB at 100,000 lines, half of a Durable
    * Object's memory, where the counts are about 2 MB.
    */
-  private readonly recent: Example[] = [];
+  private recent: Example[] = [];
+  /** A restored model's sample is read from the ledger only when a refit needs it (`wantsSample`). */
+  private sampleMissing = false;
   /** One calibration per kind of evidence: their raw scores mean different things. */
   private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
   private calibratedAt = 0;
+  /** Whether the calibration was refitted since `takeNewCalibration`. */
+  private refitted = false;
   /** A sum of per-example hashes: the version names the set of examples, whatever their order. */
   private hash: number;
 
@@ -232,12 +241,19 @@ export class LocalModel {
   }
 
   /**
-   * The model whose counts and examples' hash were kept as `rows` and `hash` (`countRows`,
-   * `examplesHash`): the same counts and version as the model they were taken from. Its
-   * calibration sample is empty until `resample`.
+   * The model whose counts, examples' hash and last calibration fit were kept (`takeChanges`,
+   * `examplesHash`, `takeNewCalibration`): the same counts, version and predictions as the
+   * model they were taken from. Its calibration sample is read when a refit needs it
+   * (`wantsSample`, `resample`).
    */
-  static restore(rows: CountRows, hash: number): LocalModel {
-    return new LocalModel(Counts.fromRows(rows).tracking(), hash);
+  static restore(rows: CountRows, hash: number, calibration: KeptCalibration | null): LocalModel {
+    const model = new LocalModel(Counts.fromRows(rows).tracking(), hash);
+    model.sampleMissing = true;
+    if (calibration) {
+      model.calibration = { key: calibration.key, words: calibration.words };
+      model.calibratedAt = calibration.fittedAt;
+    }
+    return model;
   }
 
   /** Every count, as rows in key order: two models with the same counts give the same rows. */
@@ -255,10 +271,22 @@ export class LocalModel {
     return this.hash;
   }
 
-  /** Replaces the calibration sample (a restored model's: the newest examples) and refits at the next prediction. */
+  /** Whether the next prediction would refit the calibration without the sample it fits on (a restored model's). */
+  get wantsSample(): boolean {
+    return this.sampleMissing && this.calibrationIsStale();
+  }
+
+  /** Gives a restored model its calibration sample: the newest examples it holds, oldest first. */
   resample(newest: readonly Example[]): void {
-    this.recent.splice(0, this.recent.length, ...newest.slice(-CALIBRATION_SAMPLE));
-    this.calibratedAt = 0;
+    this.recent = newest.slice(-CALIBRATION_SAMPLE);
+    this.sampleMissing = false;
+  }
+
+  /** The calibration's fit if it was refitted since the last call, to keep; otherwise null. */
+  takeNewCalibration(): KeptCalibration | null {
+    if (!this.refitted) return null;
+    this.refitted = false;
+    return { ...this.calibration, fittedAt: this.calibratedAt };
   }
 
   get size(): number {
@@ -283,7 +311,10 @@ export class LocalModel {
   predict(features: string[]): Prediction | null {
     // The calibration is refitted when a prediction needs it, so learning costs no refits
     // while nothing is asked (a sync whose rules decide every line).
-    if (this.calibrationIsStale()) this.recalibrate();
+    if (this.calibrationIsStale()) {
+      if (this.sampleMissing) throw new Error("a restored model refits only once given its sample (resample)");
+      this.recalibrate();
+    }
     const raw = this.counts.score(features);
     return raw ? { category: raw.category, confidence: calibrate(this.calibration[raw.path], raw.score) } : null;
   }
@@ -301,6 +332,7 @@ export class LocalModel {
     if (!this.counts.holds(example)) throw new Error("forget: the model never learnt this example");
     this.counts.remove(example);
     this.hash = (this.hash - exampleHash(example)) >>> 0;
+    if (this.sampleMissing) return; // the sample, read later, will not hold it
     const features = example.features.join("\u0001");
     const at = this.recent.findIndex((e) => e.category === example.category && e.features.join("\u0001") === features);
     if (at !== -1) this.recent.splice(at, 1);
@@ -308,7 +340,7 @@ export class LocalModel {
 
   private learn(example: Example): void {
     this.counts.add(example);
-    this.recent.push(example);
+    if (!this.sampleMissing) this.recent.push(example); // else the sample, read later, will hold it
     this.hash = (this.hash + exampleHash(example)) >>> 0;
   }
 
@@ -340,5 +372,6 @@ export class LocalModel {
     }
     this.calibration = { key: fitCalibration(pairs.key), words: fitCalibration(pairs.words) };
     this.calibratedAt = this.size;
+    this.refitted = true;
   }
 }
