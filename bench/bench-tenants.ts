@@ -21,7 +21,7 @@ export interface Tenant {
  * after the previous one ended: its answer meets a closed connection ("Broken pipe" in
  * workerd's log), the local broker waits on it forever and delivers nothing more. A
  * 100,000-line sync (6 s) asked for within 4 s of another sync's end reproduces it every
- * time; a 60,000-line one (3 s), or a wait of 9 s first, never did. So a long sync waits
+ * time (five runs); a 60,000-line one (3 s), or a wait of 9 s first, did not. So a long sync waits
  * until the queue has been quiet this long. Not the service's: Cloudflare's queue is
  * another implementation (docs/performance.md, "The local queue").
  */
