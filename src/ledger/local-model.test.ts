@@ -144,10 +144,13 @@ describe("the local model in the ledger", () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept-wrong"));
     await runInDurableObject(stub, (ledger) => {
       const db = ledger.db;
-      applyFeedPage(db, connectBank(db, "sandbox", "", AT), page([line("a", "BLUE BOTTLE #1"), line("b", "SHELL OIL 2")]), AT);
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1"), line("b", "SHELL OIL 2")]), AT);
       recordHumanJudgement(db, 1, "Meals", "human:x", AT);
       recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
-      currentModel(db, undefined);
+      // The object's own step: its model decides a new line and keeps its calibration's fit.
+      ledger.applyFeedPage(connection, { ...page([line("c", "BLUE BOTTLE #3")]), cursorBefore: "1", nextCursor: "2" });
+      expect(currentModel(db, undefined).model.wantsSample).toBe(false);
       // A cache gone wrong: the kept counts lose a category's features and gain one never seen.
       db.run(sql`DELETE FROM model_cells WHERE category = 'Meals'`);
       db.run(sql`INSERT INTO model_cells (category, feature, count) VALUES ('Fuel', 'w:never', 3)`);
@@ -156,7 +159,10 @@ describe("the local model in the ledger", () => {
       const retrained = trainFromLedger(db);
       expect(restored.model.version).toBe(retrained.model.version);
       expect(restored.model.countRows()).toEqual(retrained.model.countRows());
-      expect(currentModel(db, undefined).model.countRows()).toEqual(retrained.model.countRows());
+      // Kept in place of the wrong counts; the old fit went with them.
+      const again = currentModel(db, undefined);
+      expect(again.model.countRows()).toEqual(retrained.model.countRows());
+      expect(again.model.wantsSample).toBe(true);
     });
   });
 

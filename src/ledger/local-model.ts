@@ -12,6 +12,7 @@ import type { LedgerHandle, LedgerTx } from "./db";
 import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
+import { MODEL_TABLES } from "./schema";
 import type { UndecidedLine } from "./undecided";
 
 const EVIDENCE_ENGINES = ["human", "rule"] as const;
@@ -148,14 +149,11 @@ export function readyToPredict(db: LedgerHandle, model: LocalModel): LocalModel 
   return model;
 }
 
-/** Trains from the ledger and keeps the counts in place of any kept before. */
+/** Trains from the ledger and keeps it in place of anything kept before (its calibration is fitted at its first prediction). */
 function retrainAndKeep(db: LedgerHandle): TrainedModel {
   const retrained = trainFromLedger(db);
-  db.run(sql`DELETE FROM model_cells`);
-  db.run(sql`DELETE FROM model_categories`);
+  for (const table of MODEL_TABLES) db.run(sql`DELETE FROM ${sql.identifier(table)}`);
   keep(db, retrained, retrained.model.takeChanges());
-  // Its calibration is fitted afresh at its first prediction.
-  db.run(sql`UPDATE model_marks SET calibration = NULL WHERE id = 1`);
   return retrained;
 }
 
