@@ -242,9 +242,9 @@ export class LocalModel {
 
   /**
    * The model whose counts, examples' hash and last calibration fit were kept (`takeChanges`,
-   * `examplesHash`, `takeNewCalibration`): the same counts, version and predictions as the
-   * model they were taken from. Its calibration sample is read when a refit needs it
-   * (`wantsSample`, `resample`).
+   * `examplesHash`, `takeNewCalibration`): the same counts and version as the model they
+   * were taken from, and with its fit the same predictions. Its calibration sample is read
+   * only when a refit needs it (`wantsSample`, `resample`).
    */
   static restore(rows: CountRows, hash: number, calibration: KeptCalibration | null): LocalModel {
     const model = new LocalModel(Counts.fromRows(rows).tracking(), hash);
