@@ -63,7 +63,25 @@ export interface PushMessage {
   exportId: number;
 }
 
-export type QueueMessage = SyncMessage | PushMessage;
+/**
+ * The daily cron's fan-out: names the next tenants, after `after` in id order, whose day
+ * is to run (each gets a `DailyMessage`), then queues the page after them.
+ */
+export interface DailyFanOutMessage {
+  kind: "daily-fan-out";
+  /** The cron's scheduled time (ISO), which every message of that run carries. */
+  scheduledAt: string;
+  after: string | null;
+}
+
+/** One tenant's part of a daily run: its parity verdict and its tail batch. */
+export interface DailyMessage {
+  kind: "daily";
+  tenant: string;
+  scheduledAt: string;
+}
+
+export type QueueMessage = SyncMessage | PushMessage | DailyFanOutMessage | DailyMessage;
 
 /** A deployment switch: anything but `off` is on (they default to on). */
 export function switchOn(value: string | undefined): boolean {

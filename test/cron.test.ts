@@ -1,21 +1,60 @@
-/** The daily cron trigger is wired to the Worker and does its work. */
+/** The daily cron trigger is wired to the Worker, and its run fans out through the real queue to every tenant. */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startSession } from "../src/auth/sessions";
-import worker, { dailyRun } from "../src/worker";
-import { api, createTenant } from "./fixtures/sandbox";
+import { fanOutDaily, startDailyRun } from "../src/cron/daily";
+import { lastOracleRun, setOracleSource } from "../src/index-db/oracle";
+import worker from "../src/worker";
+import { api, createTenant, type SandboxTenant } from "./fixtures/sandbox";
+
+/** An oracle no one answers: a tenant's part of the run then records a failure, which shows the part ran. */
+const UNREACHABLE = "https://127.0.0.1:9/report.json";
+
+async function tenantsWithUnreachableOracles(count: number): Promise<SandboxTenant[]> {
+  const made: SandboxTenant[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = await createTenant();
+    await setOracleSource(env.INDEX_DB, t.tenant, UNREACHABLE, null, new Date());
+    made.push(t);
+  }
+  return made;
+}
+
+/** Waits until each tenant's part of the run scheduled at `at` has been recorded. */
+async function partsRecorded(tenants: SandboxTenant[], at: Date) {
+  for (let i = 0; i < 200; i++) {
+    const runs = await Promise.all(tenants.map((t) => lastOracleRun(env.INDEX_DB, t.tenant)));
+    if (runs.every((run) => run?.ranAt === at.toISOString())) return runs;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the daily run's parts did not all run");
+}
 
 describe("the daily cron", () => {
-  it("runs through the Worker's scheduled handler", async () => {
+  it("runs through the Worker's scheduled handler, and each tenant's part runs from the queue", async () => {
+    const [t] = await tenantsWithUnreachableOracles(1);
+    const scheduledTime = new Date("2026-11-23T11:00:00Z");
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 11 * * *" }), env, ctx);
+    await worker.scheduled(createScheduledController({ scheduledTime, cron: "0 11 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
+    const [run] = await partsRecorded([t!], scheduledTime);
+    expect(run).toMatchObject({ status: "failed", asOf: "2026-11-23", revision: null });
+    expect(run!.error).toMatch(/^the oracle could not be reached/);
+  });
+
+  it("reaches every tenant page after page: a page queues the next", async () => {
+    const tenants = await tenantsWithUnreachableOracles(5);
+    const scheduledAt = new Date("2026-11-24T11:00:00Z");
+    // A first page of two tenants: the others are reached only through the page it queues next.
+    expect(await fanOutDaily(env, { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null }, 2)).toBe(2);
+    const runs = await partsRecorded(tenants, scheduledAt);
+    expect(runs.map((run) => run!.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
   });
 
   it("forgets ended and expired sessions, and keeps live ones", async () => {
     const t = await createTenant();
     const expired = await startSession(env.INDEX_DB, t.tenant, new Date(Date.now() - 24 * 3_600_000));
-    const { sessionsPurged } = await dailyRun(env, new Date());
+    const { sessionsPurged } = await startDailyRun(env, new Date());
     expect(sessionsPurged).toBeGreaterThanOrEqual(1);
     expect((await api({ session: expired.value }, "/api/v1/me")).status).toBe(401);
     expect((await api({ session: t.session }, "/api/v1/me")).status).toBe(200);

@@ -5,8 +5,8 @@
 import { env, SELF } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runTenantDay } from "../src/cron/daily";
 import { lastOracleRun } from "../src/index-db/oracle";
-import { dailyRun } from "../src/worker";
 import { api, BASE, CHECKING, createTenant, deliver, judge, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Saves a tenant's oracle through the /settings form, as a person would. */
@@ -44,21 +44,35 @@ describe("the daily parity run", () => {
     expect((await setOracle(card, "https://oracle.test/card.md")).status).toBe(200);
   });
 
-  it("files each tenant's verdict and records the sources that fail, without stopping", async () => {
-    const run = await dailyRun(env, new Date("2026-11-21T11:00:00Z"), { fetchOracle, tail: null });
-    expect(run.parity).toEqual({ filed: 1, failed: 2 });
+  /** The day's run of each of the tenants, as their queued messages run it. */
+  const runDay = async (at: string, tenants = [good, broken, card]) =>
+    Promise.all(tenants.map(async (t) => (await runTenantDay(env, t.tenant, new Date(at), { fetchOracle, tail: null })).parity));
+
+  it("files each tenant's verdict and records the sources that fail", async () => {
+    expect(await runDay("2026-11-21T11:00:00Z")).toEqual(["filed", "failed", "failed"]);
     expect(seen.at(-1)).toEqual({ path: "/good.json", authorization: "Bearer s3cret" });
     expect(await lastOracleRun(env.INDEX_DB, good.tenant)).toMatchObject({ status: "filed", asOf: "2026-11-20", revision: 1, error: null });
     expect(await lastOracleRun(env.INDEX_DB, broken.tenant)).toMatchObject({ status: "failed", error: "the oracle answered HTTP 500" });
     expect(await lastOracleRun(env.INDEX_DB, card.tenant)).toMatchObject({ status: "failed", error: "the oracle's answer is not JSON (a rendered card?)" });
 
     // The next day's run files the next revision for the oracle's day, and says so on /settings.
-    await dailyRun(env, new Date("2026-11-22T11:00:00Z"), { fetchOracle, tail: null });
+    expect(await runDay("2026-11-22T11:00:00Z", [good])).toEqual(["filed"]);
     expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
     const page = await (await SELF.fetch(`${BASE}/settings`, { headers: { cookie: `svc_session=${good.session}` } })).text();
     expect(page).toContain("https://oracle.test/good.json");
     expect(page).toContain("verdict filed (revision 2)");
     expect(page).not.toContain("s3cret");
+  });
+
+  it("files nothing more when a day's message is delivered again, and nothing for a tenant without a source", async () => {
+    const asked = seen.length;
+    expect(await runDay("2026-11-22T11:00:00Z")).toEqual(["already-ran", "failed", "failed"]);
+    expect(await runDay("2026-11-22T11:00:00Z")).toEqual(["already-ran", "already-ran", "already-ran"]);
+    expect(seen).toHaveLength(asked);
+    expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
+    const none = await createTenant();
+    expect(await runDay("2026-11-22T11:00:00Z", [none])).toEqual(["no-source"]);
+    expect(await lastOracleRun(env.INDEX_DB, none.tenant)).toBeUndefined();
   });
 
   it("refuses an oracle address that is not https, and a form from another origin", async () => {

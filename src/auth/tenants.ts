@@ -1,5 +1,5 @@
 /** Tenants: sign-up and password sign-in. */
-import { eq } from "drizzle-orm";
+import { asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ApiError } from "../errors";
 import type { Tier } from "../ledger/face";
@@ -41,8 +41,15 @@ export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<
   if (inserted.length === 0) throw new ApiError(409, "tenant_taken", `The tenant name "${input.tenant}" is taken.`);
 }
 
-export async function tenantIds(d1: D1Database): Promise<string[]> {
-  return (await drizzle(d1).select({ id: tenants.id }).from(tenants).orderBy(tenants.id)).map((t) => t.id);
+/** The next `limit` tenant ids after `after` (from the first when null), in id order: a page of the daily fan-out. */
+export async function tenantIdsAfter(d1: D1Database, after: string | null, limit: number): Promise<string[]> {
+  const rows = await drizzle(d1)
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(after === null ? undefined : gt(tenants.id, after))
+    .orderBy(asc(tenants.id))
+    .limit(limit);
+  return rows.map((t) => t.id);
 }
 
 export async function findTenant(d1: D1Database, tenantId: string): Promise<TenantRecord | undefined> {

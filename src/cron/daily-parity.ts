@@ -1,40 +1,47 @@
 /**
- * The daily parity run: for each tenant that has set an oracle source on /settings, fetch
- * the oracle's report and file the day's verdict. A source that fails is recorded on that
- * tenant (`oracle_runs`) and never stops the others.
+ * The daily parity run, one tenant at a time (./daily fans the run out): for a tenant that
+ * has set an oracle source on /settings, fetch the oracle's report and file the day's
+ * verdict. A source that fails is recorded on that tenant (`oracle_runs`).
  */
 import { findTenant } from "../auth/tenants";
 import { booksDate } from "../clock";
 import { oracleReportSchema } from "../endpoints/reports/schema";
 import { ledgerOf, type Env } from "../env";
-import { allOracleSources, recordOracleRun } from "../index-db/oracle";
+import { lastOracleRun, oracleSourceOf, recordOracleRun } from "../index-db/oracle";
 import { faceFor } from "../ledger/face";
 import { fetchOracleReport, OracleError } from "../providers/oracle/http-oracle";
 
 export const CRON_ACTOR = "cron:daily-parity";
 
-export async function runDailyParity(env: Env, now: Date, fetchImpl?: typeof fetch): Promise<{ filed: number; failed: number }> {
-  const outcome = { filed: 0, failed: 0 };
-  for (const source of await allOracleSources(env.INDEX_DB)) {
-    let asOf = booksDate(now);
-    try {
-      const parsed = oracleReportSchema.safeParse(await fetchOracleReport(source, { fetch: fetchImpl }));
-      if (!parsed.success) {
-        const fields = parsed.error.issues.slice(0, 5).map((i) => i.path.join(".") || "(root)").join(", ");
-        throw new OracleError(`the oracle's answer is not the structured report (${fields})`);
-      }
-      asOf = parsed.data.as_of ?? asOf;
-      const tenant = await findTenant(env.INDEX_DB, source.tenantId);
-      if (!tenant) continue;
-      const filed = await ledgerOf(env, tenant.id).recordParity(faceFor(tenant, now), asOf, parsed.data, null, CRON_ACTOR);
-      await recordOracleRun(env.INDEX_DB, { tenantId: tenant.id, ranAt: now.toISOString(), asOf, status: "filed", revision: filed.verdict!.revision, error: null });
-      outcome.filed++;
-    } catch (error) {
-      const why = error instanceof OracleError ? error.message : "the parity run failed unexpectedly";
-      if (!(error instanceof OracleError)) console.error(`daily parity for ${source.tenantId}:`, error);
-      await recordOracleRun(env.INDEX_DB, { tenantId: source.tenantId, ranAt: now.toISOString(), asOf, status: "failed", revision: null, error: why });
-      outcome.failed++;
+/** What a tenant's part of a daily run did about parity. */
+export type ParityOutcome = "filed" | "failed" | "no-source" | "already-ran";
+
+/**
+ * Files the tenant's verdict for the daily run scheduled at `now`, if it has an oracle
+ * source. The run's message may be delivered again (at-least-once): a run already
+ * recorded for `now` files nothing more. `fetchImpl` lets tests put a fake oracle in front.
+ */
+export async function runParityFor(env: Env, tenantId: string, now: Date, fetchImpl?: typeof fetch): Promise<ParityOutcome> {
+  const source = await oracleSourceOf(env.INDEX_DB, tenantId);
+  if (!source) return "no-source";
+  if ((await lastOracleRun(env.INDEX_DB, tenantId))?.ranAt === now.toISOString()) return "already-ran";
+  let asOf = booksDate(now);
+  try {
+    const parsed = oracleReportSchema.safeParse(await fetchOracleReport(source, { fetch: fetchImpl }));
+    if (!parsed.success) {
+      const fields = parsed.error.issues.slice(0, 5).map((i) => i.path.join(".") || "(root)").join(", ");
+      throw new OracleError(`the oracle's answer is not the structured report (${fields})`);
     }
+    asOf = parsed.data.as_of ?? asOf;
+    const tenant = await findTenant(env.INDEX_DB, tenantId);
+    if (!tenant) return "no-source";
+    const filed = await ledgerOf(env, tenant.id).recordParity(faceFor(tenant, now), asOf, parsed.data, null, CRON_ACTOR);
+    await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "filed", revision: filed.verdict!.revision, error: null });
+    return "filed";
+  } catch (error) {
+    const why = error instanceof OracleError ? error.message : "the parity run failed unexpectedly";
+    if (!(error instanceof OracleError)) console.error(`daily parity for ${tenantId}:`, error);
+    await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "failed", revision: null, error: why });
+    return "failed";
   }
-  return outcome;
 }

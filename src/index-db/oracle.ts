@@ -15,10 +15,6 @@ export async function oracleSourceOf(d1: D1Database, tenantId: string): Promise<
   return drizzle(d1).select().from(oracleSources).where(eq(oracleSources.tenantId, tenantId)).get();
 }
 
-export async function allOracleSources(d1: D1Database): Promise<OracleSource[]> {
-  return drizzle(d1).select().from(oracleSources).orderBy(oracleSources.tenantId);
-}
-
 export async function recordOracleRun(d1: D1Database, run: Omit<OracleRun, "id">): Promise<void> {
   await drizzle(d1).insert(oracleRuns).values(run);
 }

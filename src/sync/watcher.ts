@@ -1,32 +1,18 @@
 /**
- * The sync watcher: the queue's consumer. Export pushes go to ../exports/push; for each
- * sync request it pulls every page of the tenant's feed and hands each to the tenant's
+ * The sync watcher: the queue's job for a sync request (../queue-consumer routes each
+ * message). It pulls every page of the tenant's feed and hands each to the tenant's
  * ledger, which applies it atomically with its cursor. Delivery is at-least-once, so a run must be safe to repeat:
  * - a request that already ended is acknowledged without running again;
  * - a run that fails half-way keeps the pages it applied, and the retry resumes from
  *   the last applied cursor; a page applied twice changes nothing.
  */
-import { ledgerOf, type Env, type QueueMessage, type SyncMessage } from "../env";
-import { runPush } from "../exports/push";
+import { ledgerOf, type Env, type SyncMessage } from "../env";
 import { NO_CHANGES, type FeedCounts } from "../ledger/feed";
 import { SYNC_MAX_DELIVERIES } from "../ledger/sync";
 import { bankFor } from "../providers/bank";
 import { BankProviderError, type BankProvider, type FeedPage } from "../providers/bank/types";
 import { recordMeter } from "../index-db/meter";
 import { sendToTail, type TailClient } from "./tail";
-
-export async function handleQueueBatch(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {
-  for (const message of batch.messages) {
-    try {
-      const body = message.body;
-      if (body.kind === "push") await runPush(env, body, message.attempts);
-      else await runSyncRequest(env, body, message.attempts);
-      message.ack();
-    } catch {
-      message.retry();
-    }
-  }
-}
 
 /**
  * How many lines of pages the ledger applies in one transaction. A commit writes every

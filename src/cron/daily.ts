@@ -1,0 +1,57 @@
+/**
+ * The daily run, fanned out through the queue so that no one invocation visits every
+ * tenant (docs/scaling.md): the cron queues the fan-out's first page; each page queues one
+ * `DailyMessage` per tenant (FAN_OUT_PAGE of them), then the page after it; each tenant's
+ * message runs its parity verdict and its tail batch. Delivery is at-least-once, so each
+ * part is safe to repeat: a parity run already recorded for the scheduled time is not
+ * run again, and the tail sends only lines still waiting.
+ */
+import { purgeSessions } from "../auth/sessions";
+import { tenantIdsAfter } from "../auth/tenants";
+import type { DailyFanOutMessage, DailyMessage, Env } from "../env";
+import { sendToTail, type TailClient } from "../sync/tail";
+import { runParityFor, type ParityOutcome } from "./daily-parity";
+
+/** Tenants one fan-out message names: its D1 read and its sends stay far inside one invocation's subrequests. */
+export const FAN_OUT_PAGE = 1_000;
+/** The most messages one `sendBatch` takes. */
+const SEND_BATCH = 100;
+
+/** The cron's own work: queues the fan-out's first page and forgets ended sessions. */
+export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number }> {
+  const first: DailyFanOutMessage = { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null };
+  await env.SYNC_QUEUE.send(first);
+  return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt) };
+}
+
+/** One page of the fan-out: a message for each of the page's tenants, then the next page while there may be one. Returns how many tenants it named. */
+export async function fanOutDaily(env: Env, page: DailyFanOutMessage, pageSize = FAN_OUT_PAGE): Promise<number> {
+  const tenants = await tenantIdsAfter(env.INDEX_DB, page.after, pageSize);
+  for (let from = 0; from < tenants.length; from += SEND_BATCH) {
+    const days = tenants.slice(from, from + SEND_BATCH).map((tenant): { body: DailyMessage } => ({ body: { kind: "daily", tenant, scheduledAt: page.scheduledAt } }));
+    await env.SYNC_QUEUE.sendBatch(days);
+  }
+  if (tenants.length === pageSize) await env.SYNC_QUEUE.send({ ...page, after: tenants.at(-1)! });
+  return tenants.length;
+}
+
+/**
+ * One tenant's day: the parity verdict, then the tail's batch run (lines deferred at or over
+ * the tenant's cap, or while no cap is known). A failing oracle is recorded on the tenant; a
+ * failing tail leaves its lines for tomorrow. `options` let tests put fake outside parties in front.
+ */
+export async function runTenantDay(
+  env: Env,
+  tenant: string,
+  scheduledAt: Date,
+  options: { tail?: TailClient | null; fetchOracle?: typeof fetch } = {},
+): Promise<{ parity: ParityOutcome; tailCalls: number }> {
+  const parity = await runParityFor(env, tenant, scheduledAt, options.fetchOracle);
+  let tailCalls = 0;
+  try {
+    tailCalls = (await sendToTail(env, tenant, { now: scheduledAt, batch: true, client: options.tail })).calls;
+  } catch (error) {
+    console.error(`the daily tail batch failed for ${tenant}; its lines wait for tomorrow:`, error);
+  }
+  return { parity, tailCalls };
+}
