@@ -28,8 +28,8 @@ async function runJob(env: Env, body: QueueMessage, delivery: number): Promise<v
     case "daily":
       await runTenantDay(env, body.tenant, new Date(body.scheduledAt));
       return;
-    default:
-      // A sync request (messages from before `kind` existed have none).
+    case "sync":
+    case undefined: // a sync request from before `kind` existed
       return runSyncRequest(env, body, delivery);
   }
 }
