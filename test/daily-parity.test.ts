@@ -70,6 +70,9 @@ describe("the daily parity run", () => {
     expect(await runDay("2026-11-22T11:00:00Z")).toEqual(["already-ran", "already-ran", "already-ran"]);
     expect(seen).toHaveLength(asked);
     expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
+    // A day's message delivered late, after the next day's run, still finds its own run.
+    expect(await runDay("2026-11-21T11:00:00Z", [good])).toEqual(["already-ran"]);
+    expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
     const none = await createTenant();
     expect(await runDay("2026-11-22T11:00:00Z", [none])).toEqual(["no-source"]);
     expect(await lastOracleRun(env.INDEX_DB, none.tenant)).toBeUndefined();

@@ -7,7 +7,7 @@ import { findTenant } from "../auth/tenants";
 import { booksDate } from "../clock";
 import { oracleReportSchema } from "../endpoints/reports/schema";
 import { ledgerOf, type Env } from "../env";
-import { lastOracleRun, oracleSourceOf, recordOracleRun } from "../index-db/oracle";
+import { oracleRanAt, oracleSourceOf, recordOracleRun } from "../index-db/oracle";
 import { faceFor } from "../ledger/face";
 import { fetchOracleReport, OracleError } from "../providers/oracle/http-oracle";
 
@@ -24,7 +24,7 @@ export type ParityOutcome = "filed" | "failed" | "no-source" | "already-ran";
 export async function runParityFor(env: Env, tenantId: string, now: Date, fetchImpl?: typeof fetch): Promise<ParityOutcome> {
   const source = await oracleSourceOf(env.INDEX_DB, tenantId);
   if (!source) return "no-source";
-  if ((await lastOracleRun(env.INDEX_DB, tenantId))?.ranAt === now.toISOString()) return "already-ran";
+  if (await oracleRanAt(env.INDEX_DB, tenantId, now.toISOString())) return "already-ran";
   let asOf = booksDate(now);
   try {
     const parsed = oracleReportSchema.safeParse(await fetchOracleReport(source, { fetch: fetchImpl }));

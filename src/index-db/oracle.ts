@@ -1,5 +1,5 @@
 /** Oracle sources for the daily parity run, and what each run did (D1). */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { oracleRuns, oracleSources } from "./schema";
 
@@ -17,6 +17,17 @@ export async function oracleSourceOf(d1: D1Database, tenantId: string): Promise<
 
 export async function recordOracleRun(d1: D1Database, run: Omit<OracleRun, "id">): Promise<void> {
   await drizzle(d1).insert(oracleRuns).values(run);
+}
+
+/** Whether the tenant's parity run for the daily run scheduled at `ranAt` is already recorded. */
+export async function oracleRanAt(d1: D1Database, tenantId: string, ranAt: string): Promise<boolean> {
+  const run = await drizzle(d1)
+    .select({ id: oracleRuns.id })
+    .from(oracleRuns)
+    .where(and(eq(oracleRuns.tenantId, tenantId), eq(oracleRuns.ranAt, ranAt)))
+    .limit(1)
+    .get();
+  return run !== undefined;
 }
 
 export async function lastOracleRun(d1: D1Database, tenantId: string): Promise<OracleRun | undefined> {
