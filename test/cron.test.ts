@@ -1,7 +1,7 @@
 /** The daily cron trigger is wired to the Worker, and its run fans out through the real queue to every tenant. */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { startSession } from "../src/auth/sessions";
+import { endSession, purgeSessions, startSession } from "../src/auth/sessions";
 import { fanOutDaily, startDailyRun } from "../src/cron/daily";
 import { lastOracleRun, setOracleSource } from "../src/index-db/oracle";
 import worker from "../src/worker";
@@ -18,6 +18,11 @@ async function tenantsWithUnreachableOracles(count: number): Promise<SandboxTena
     made.push(t);
   }
   return made;
+}
+
+/** How many sessions the index holds for the tenant, ended and expired ones included. */
+async function sessionsOf(t: SandboxTenant): Promise<number> {
+  return (await env.INDEX_DB.prepare("SELECT count(*) AS n FROM sessions WHERE tenant_id = ?").bind(t.tenant).first<number>("n"))!;
 }
 
 /** Waits until each tenant's part of the run scheduled at `at` has been recorded. */
@@ -54,9 +59,20 @@ describe("the daily cron", () => {
   it("forgets ended and expired sessions, and keeps live ones", async () => {
     const t = await createTenant();
     const expired = await startSession(env.INDEX_DB, t.tenant, new Date(Date.now() - 24 * 3_600_000));
+    const ended = await startSession(env.INDEX_DB, t.tenant, new Date());
+    await endSession(env.INDEX_DB, ended.value, new Date());
     const { sessionsPurged } = await startDailyRun(env, new Date());
-    expect(sessionsPurged).toBeGreaterThanOrEqual(1);
+    expect(sessionsPurged).toBeGreaterThanOrEqual(2);
+    expect(await sessionsOf(t)).toBe(1);
     expect((await api({ session: expired.value }, "/api/v1/me")).status).toBe(401);
     expect((await api({ session: t.session }, "/api/v1/me")).status).toBe(200);
+  });
+
+  it("purges a batch at a time until none is left", async () => {
+    const t = await createTenant();
+    for (let i = 0; i < 5; i++) await startSession(env.INDEX_DB, t.tenant, new Date(Date.now() - 24 * 3_600_000));
+    expect(await sessionsOf(t)).toBe(6);
+    expect(await purgeSessions(env.INDEX_DB, new Date(), 2)).toBeGreaterThanOrEqual(5);
+    expect(await sessionsOf(t)).toBe(1);
   });
 });

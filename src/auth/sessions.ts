@@ -1,5 +1,5 @@
 /** Browser sessions: the `svc_session` cookie. Only a hash of its value is stored. */
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { sessions, tenants } from "../index-db/schema";
 import { randomSecret, sha256Hex } from "./crypto";
@@ -30,18 +30,25 @@ export async function findLiveSession(d1: D1Database, value: string, now: Date) 
   return { ...row.session, tenant: row.tenant };
 }
 
+/** Ends a session: it expires now, and says when it was ended. */
 export async function endSession(d1: D1Database, value: string, now: Date): Promise<void> {
   await drizzle(d1)
     .update(sessions)
-    .set({ endedAt: now.toISOString() })
+    .set({ endedAt: now.toISOString(), expiresAt: now.toISOString() })
     .where(and(eq(sessions.idHash, await sha256Hex(value)), isNull(sessions.endedAt)));
 }
 
-/** Forgets sessions that ended or expired (run by the daily cron). */
-export async function purgeSessions(d1: D1Database, now: Date): Promise<number> {
-  const gone = await drizzle(d1)
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, now.toISOString()), lt(sessions.endedAt, now.toISOString())))
-    .returning({ idHash: sessions.idHash });
-  return gone.length;
+/** How many sessions one statement of the purge deletes: each statement stays short however many expired. */
+const PURGE_BATCH = 1_000;
+
+/** Forgets sessions that ended or expired (run by the daily cron), by the expiry index, a batch at a time. Returns how many. */
+export async function purgeSessions(d1: D1Database, now: Date, batch = PURGE_BATCH): Promise<number> {
+  const db = drizzle(d1);
+  const expired = db.select({ idHash: sessions.idHash }).from(sessions).where(lte(sessions.expiresAt, now.toISOString())).limit(batch);
+  let purged = 0;
+  for (;;) {
+    const { meta } = await db.delete(sessions).where(inArray(sessions.idHash, expired));
+    purged += meta.changes;
+    if (meta.changes < batch) return purged;
+  }
 }

@@ -53,7 +53,8 @@ export const sessions = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     endedAt: text("ended_at"),
   },
-  (t) => [index("sessions_tenant").on(t.tenantId)],
+  // The daily purge finds what has expired by this index (an ended session expires when it ends).
+  (t) => [index("sessions_tenant").on(t.tenantId), index("sessions_expiry").on(t.expiresAt)],
 );
 
 /**
