@@ -165,6 +165,15 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
 }
 
 /**
+ * A catch-up costs about 1.2 times a retrain's cost per line it forgets or learns, so it is
+ * the cheaper way until the lines that changed outnumber the examples the model holds by
+ * about this factor (measured: docs/performance.md, the tenth session). Below a few thousand
+ * lines either way takes milliseconds, and the catch-up is kept.
+ */
+const RETRAIN_OVER_CHANGES = 5;
+const RETRAIN_FROM_CHANGES = 5_000;
+
+/**
  * The model for the ledger as it stands, kept up incrementally: what a line taught it is
  * forgotten when the line gets new evidence (relabelled) or is superseded, and the line's
  * current evidence is learnt. The counts are then those of a retrain from the ledger, at
@@ -173,7 +182,8 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
  *
  * The counts are kept in the ledger as they change (MODEL_TABLES, written in the caller's
  * transaction), so an object that starts again (`trained` undefined) restores them and
- * catches up from their marks instead of retraining; it retrains only when none are kept.
+ * catches up from their marks instead of retraining; it retrains only when none are kept,
+ * or when nearly all the evidence is new (RETRAIN_OVER_CHANGES).
  * The calibration's last fit is kept too (`decideByModel`), so a restored model predicts as
  * the running one did; a restored model predicts once `readyToPredict`.
  */
@@ -189,6 +199,8 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   const throughEvent = newestEvent(db);
   if (throughSeq !== current.throughSeq || throughEvent !== current.throughEvent) {
     const changed = [...new Set([...fresh, ...superseded].map((d) => d.aId))];
+    // Learning afresh gives the same model, and is cheaper when nearly all the evidence is new.
+    if (changed.length >= RETRAIN_FROM_CHANGES && changed.length > RETRAIN_OVER_CHANGES * current.model.size) return retrainAndKeep(db);
     try {
       for (const example of learntExamples(db, current, changed)) current.model.forget(example);
     } catch (error) {
