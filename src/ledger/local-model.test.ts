@@ -7,7 +7,7 @@ import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
 import { currentModel, readyToPredict, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { featuresOf } from "./model/features";
-import { createRule } from "./rules";
+import { appendRevision, createRule, fromInput, runRules } from "./rules";
 import { connectBank } from "./sync";
 import { undecidedLines } from "./undecided";
 
@@ -88,6 +88,39 @@ describe("the local model in the ledger", () => {
       createRule(db, { rule_key: "all", match_kind: "description_regex", match_value: "^vendor", category: "Vendors" }, "human:x", AT, null);
       expect(currentModel(db, trained).model.size).toBe(151);
       expect(undecidedLines(db)).toEqual([]);
+    });
+  });
+
+  it("learns afresh when nearly all the evidence is new (a run_rules over the whole book), as a retrain would", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-whole-book"));
+    await runInDurableObject(stub, (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"];
+      for (let from = 0; from < 8_000; from += 500) {
+        const added = Array.from({ length: 500 }, (_, i) => line(`w${from + i}`, `${merchants[(from + i) % 4]} #${from + i}`));
+        applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
+      }
+      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
+      const before = currentModel(db, undefined);
+      expect(before.model.size).toBe(1);
+      for (const [key, merchant, category] of [["coffee", "^blue bottle", "Meals"], ["fuel", "^shell", "Fuel"], ["software", "^adobe", "Software"]]) {
+        appendRevision(db, fromInput({ rule_key: key!, match_kind: "description_regex", match_value: merchant!, category: category! }, null), "human:x", AT);
+      }
+      expect(runRules(db, null, AT)).toBe(5_999);
+
+      const after = currentModel(db, before);
+      // Not the same model caught up, but one learnt afresh: with the same counts and version.
+      expect(after).not.toBe(before);
+      const retrained = trainFromLedger(db);
+      expect(after.model.size).toBe(6_000);
+      expect(after.model.version).toBe(retrained.model.version);
+      expect(after.model.countRows()).toEqual(retrained.model.countRows());
+      // Kept in the ledger; a day's change after it is caught up again.
+      recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
+      const restored = currentModel(db, undefined);
+      expect(currentModel(db, after)).toBe(after);
+      for (const model of [after.model, restored.model]) expect(model.countRows()).toEqual(trainFromLedger(db).model.countRows());
     });
   });
 
