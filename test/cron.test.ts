@@ -5,7 +5,7 @@ import { endSession, purgeSessions, startSession } from "../src/auth/sessions";
 import { fanOutDaily, startDailyRun } from "../src/cron/daily";
 import { lastOracleRun, setOracleSource } from "../src/index-db/oracle";
 import worker from "../src/worker";
-import { api, createTenant, type SandboxTenant } from "./fixtures/sandbox";
+import { api, createTenant, eventually, type SandboxTenant } from "./fixtures/sandbox";
 
 /** An oracle no one answers: a tenant's part of the run then records a failure, which shows the part ran. */
 const UNREACHABLE = "https://127.0.0.1:9/report.json";
@@ -26,13 +26,11 @@ async function sessionsOf(t: SandboxTenant): Promise<number> {
 }
 
 /** Waits until each tenant's part of the run scheduled at `at` has been recorded. */
-async function partsRecorded(tenants: SandboxTenant[], at: Date) {
-  for (let i = 0; i < 200; i++) {
+function partsRecorded(tenants: SandboxTenant[], at: Date) {
+  return eventually("every tenant's part of the daily run recorded", async () => {
     const runs = await Promise.all(tenants.map((t) => lastOracleRun(env.INDEX_DB, t.tenant)));
-    if (runs.every((run) => run?.ranAt === at.toISOString())) return runs;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the daily run's parts did not all run");
+    return runs.every((run) => run?.ranAt === at.toISOString()) ? runs : undefined;
+  });
 }
 
 describe("the daily cron", () => {

@@ -8,7 +8,7 @@ import { ledgerOf } from "../env";
 import { liveDestinations } from "../index-db/destinations";
 import { faceFor } from "../ledger/face";
 import { FakeSheets, SHEETS_TOKEN } from "../../test/fixtures/fake-sheets";
-import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
+import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, ro, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
 import { requestExport } from "./export-books";
 import { runPush } from "./push";
 
@@ -141,12 +141,10 @@ describe("export_books with destinations", () => {
 
     // The real consumer takes it; the test deployment's spreadsheet API is unreachable, so it
     // is tried on every delivery and then failed for good, naming why.
-    let op: any;
-    for (let i = 0; i < 200; i++) {
-      op = (await api(ro(t), `/api/v1/exports/${answer.body.op_id}`)).body;
-      if (op.status !== "queued") break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const op = await eventually("the push ended", async () => {
+      const seen = (await api(ro(t), `/api/v1/exports/${answer.body.op_id}`)).body;
+      return seen.status === "queued" ? undefined : seen;
+    });
     expect(op.status).toBe("failed");
     expect(op.pushes.length).toBe(4);
     expect(op.pushes.at(-1)).toMatchObject({ final: true, error: expect.stringContaining("could not be reached") });
