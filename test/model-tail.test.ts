@@ -155,6 +155,11 @@ describe("the tail", () => {
     expect(tail.asked).toHaveLength(1);
     expect((await api(rw(t), "/api/v1/exceptions")).body.exceptions.map((e: any) => e.description)).toEqual(["SECOND ONE"]);
 
+    // A tail that fails leaves the lines for the next day's run, and the day's part ends normally.
+    const down: TailClient = { classify: async () => Promise.reject(new Error("the model API is down")) };
+    expect(await runTenantDay(env, t.tenant, new Date(), { tail: down })).toEqual({ parity: "no-source", tailCalls: 0 });
+    expect((await api(rw(t), "/api/v1/exceptions")).body.exceptions.map((e: any) => e.description)).toEqual(["SECOND ONE"]);
+
     const day = await runTenantDay(env, t.tenant, new Date(), { tail });
     expect(day).toEqual({ parity: "no-source", tailCalls: 1 });
     expect(tail.asked.at(-1)!.map((l) => l.description)).toEqual(["SECOND ONE"]);
