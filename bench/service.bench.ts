@@ -309,7 +309,7 @@ async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRul
     await client.bankChanges(t, changes);
     return (await client.syncAndWait(t)).seconds * 1000;
   };
-  const afterRunRules = await daySync({ added: dayOfLines(7) });
+  const { result: afterRunRules, reads: readsMeanwhile } = await readsDuring(t, daySync({ added: dayOfLines(7) }));
   const days: number[] = [];
   for (let day = 0; day < 5; day++) days.push(await daySync({ added: dayOfLines(day) }));
   const line = (await client.json("/api/v1/transactions?page=3", t.token)).rows.find((r: any) => r.side === "A");
@@ -321,13 +321,43 @@ async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRul
   await daySync({ added: [pending] });
   const posting = await daySync({ modified: [{ ...pending, amount: pending.amount + 0.5, pending: false }] });
   days.sort((a, b) => a - b);
-  out.model_days = { after_run_rules_ms: afterRunRules, day_ms: days, after_relabel_ms: afterRelabel, posting_ms: posting };
+  out.model_days = { after_run_rules_ms: afterRunRules, reads_meanwhile_ms: readsMeanwhile, day_ms: days, after_relabel_ms: afterRelabel, posting_ms: posting };
   rows.push({
     size,
     measure: "a day's sync, rules then the model (50 lines; 5 days)",
     figure: `median ${ms(quantile(days, 0.5))}, slowest ${ms(days.at(-1)!)}; after a relabel ${ms(afterRelabel)}; a pending line posting ${ms(posting)}`,
   });
   rows.push({ size, measure: "the first day's sync after run_rules decided the book", figure: ms(afterRunRules) });
+  const slowest = readsMeanwhile.filter((r) => r.answered).map((r) => r.ms).sort((a, b) => b - a);
+  const unanswered = readsMeanwhile.filter((r) => !r.answered).length;
+  rows.push({
+    size,
+    measure: "get_me, one client, during that sync: the slowest three",
+    figure: `${slowest.slice(0, 3).map(ms).join(", ")} of ${slowest.length} calls${unanswered ? `; ${unanswered} unanswered in 10 s` : ""}`,
+  });
+}
+
+/**
+ * get_me over and over from one client while `work` runs: how long the tenant's object
+ * kept a read waiting (it answers one call at a time, so a long step holds every read).
+ */
+async function readsDuring<T>(t: Tenant, work: Promise<T>): Promise<{ result: T; reads: { ms: number; answered: boolean }[] }> {
+  const reads: { ms: number; answered: boolean }[] = [];
+  let done = false;
+  const reading = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const answer = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      await answer?.arrayBuffer();
+      reads.push({ ms: performance.now() - started, answered: answer?.ok ?? false });
+    }
+  })();
+  try {
+    return { result: await work, reads };
+  } finally {
+    done = true;
+    await reading;
+  }
 }
 
 async function benchManyTenants(): Promise<void> {

@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../providers/bank/types";
 import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
-import { currentModel, readyToPredict, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import type { LedgerDb } from "./db";
+import { faceFor } from "./face";
+import { currentModel, learnInTurns, readyToPredict, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { featuresOf } from "./model/features";
 import { appendRevision, createRule, fromInput, runRules } from "./rules";
 import { connectBank } from "./sync";
@@ -91,23 +93,33 @@ describe("the local model in the ledger", () => {
     });
   });
 
+  /** A ledger of `lines` lines from four merchants, one of them judged, and its model kept: what a day's syncs leave. */
+  function bookWithAModel(db: LedgerDb, lines: number): TrainedModel {
+    const connection = connectBank(db, "sandbox", "", AT);
+    const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"];
+    for (let from = 0; from < lines; from += 500) {
+      const added = Array.from({ length: 500 }, (_, i) => line(`w${from + i}`, `${merchants[(from + i) % 4]} #${from + i}`));
+      applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
+    }
+    recordHumanJudgement(db, 1, "Meals", "human:x", AT);
+    return currentModel(db, undefined);
+  }
+
+  /** Three rules deciding the lines of three of the four merchants, run over the whole book. */
+  function runThreeRules(db: LedgerDb): number {
+    for (const [key, merchant, category] of [["coffee", "^blue bottle", "Meals"], ["fuel", "^shell", "Fuel"], ["software", "^adobe", "Software"]]) {
+      appendRevision(db, fromInput({ rule_key: key!, match_kind: "description_regex", match_value: merchant!, category: category! }, null), "human:x", AT);
+    }
+    return runRules(db, null, AT);
+  }
+
   it("learns afresh when nearly all the evidence is new (a run_rules over the whole book), as a retrain would", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-whole-book"));
     await runInDurableObject(stub, (ledger) => {
       const db = ledger.db;
-      const connection = connectBank(db, "sandbox", "", AT);
-      const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"];
-      for (let from = 0; from < 8_000; from += 500) {
-        const added = Array.from({ length: 500 }, (_, i) => line(`w${from + i}`, `${merchants[(from + i) % 4]} #${from + i}`));
-        applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
-      }
-      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
-      const before = currentModel(db, undefined);
+      const before = bookWithAModel(db, 8_000);
       expect(before.model.size).toBe(1);
-      for (const [key, merchant, category] of [["coffee", "^blue bottle", "Meals"], ["fuel", "^shell", "Fuel"], ["software", "^adobe", "Software"]]) {
-        appendRevision(db, fromInput({ rule_key: key!, match_kind: "description_regex", match_value: merchant!, category: category! }, null), "human:x", AT);
-      }
-      expect(runRules(db, null, AT)).toBe(5_999);
+      expect(runThreeRules(db)).toBe(5_999);
 
       const after = currentModel(db, before);
       // Not the same model caught up, but one learnt afresh: with the same counts and version.
@@ -121,6 +133,93 @@ describe("the local model in the ledger", () => {
       const restored = currentModel(db, undefined);
       expect(currentModel(db, after)).toBe(after);
       for (const model of [after.model, restored.model]) expect(model.countRows()).toEqual(trainFromLedger(db).model.countRows());
+    });
+  });
+
+  it("learns a whole-book change in turns, as of the ledger when it began, whatever is written between turns", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const before = bookWithAModel(db, 8_000);
+      expect(runThreeRules(db)).toBe(5_999);
+      const asItBegins = trainFromLedger(db);
+
+      let turns = 0;
+      const betweenTurns = async () => {
+        // Another call's writes: a line of the last turn relabelled, another put back in the queue.
+        if (turns++ === 0) {
+          recordHumanJudgement(db, 7_990, "Office", "human:x", AT);
+          recordHumanJudgement(db, 7_991, "uncategorised", "human:x", AT);
+        }
+      };
+      const learnt = (await learnInTurns(db, before, betweenTurns, 1_000))!;
+      expect(turns).toBe(7);
+      expect(learnt).not.toBe(before);
+      // The ledger as it was when learning began: a retrain then, neither write in it.
+      expect(learnt.model.version).toBe(asItBegins.model.version);
+      expect(learnt.model.countRows()).toEqual(asItBegins.model.countRows());
+      expect([learnt.throughSeq, learnt.throughEvent]).toEqual([asItBegins.throughSeq, asItBegins.throughEvent]);
+
+      // Kept with those marks; caught up from them, the model is the ledger's as it stands.
+      const restored = currentModel(db, undefined);
+      const caughtUp = currentModel(db, learnt);
+      expect(caughtUp).toBe(learnt);
+      for (const model of [caughtUp.model, restored.model]) {
+        expect(model.version).toBe(trainFromLedger(db).model.version);
+        expect(model.countRows()).toEqual(trainFromLedger(db).model.countRows());
+      }
+      // A day's change is the catch-up's: nothing is learnt in turns.
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      expect(await learnInTurns(db, caughtUp, betweenTurns, 1_000)).toBeUndefined();
+      expect(await learnInTurns(db, undefined, betweenTurns, 1_000)).toBeUndefined();
+      expect(turns).toBe(7);
+    });
+  });
+
+  it("learns in turns only where a model stands: a tenant that never needed one trains it at the first need", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-none"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1")]), AT);
+      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
+      expect(await learnInTurns(db, undefined, async () => expect.unreachable("no turns"))).toBeUndefined();
+      expect(db.all(sql`SELECT * FROM model_marks`)).toEqual([]);
+    });
+  });
+
+  it("answers other calls between the turns of its learning", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-answers"));
+    let before: TrainedModel | undefined;
+    await runInDurableObject(stub, (ledger) => {
+      before = bookWithAModel(ledger.db, 7_000);
+      expect(runThreeRules(ledger.db)).toBe(5_249);
+    });
+    const happened: string[] = [];
+    const learning = runInDurableObject(stub, async (ledger) => {
+      happened.push("began");
+      const learnt = await learnInTurns(ledger.db, before, () => scheduler.wait(0), 100);
+      happened.push(learnt ? "learnt" : "nothing learnt");
+    });
+    // Sent while the object learns: answered between two turns, not after the last.
+    const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
+    await Promise.all([learning, read]);
+    expect(happened).toEqual(["began", "read", "learnt"]);
+  });
+
+  it("the object learns in turns for one caller at a time, before a sync's pages, and keeps what it learnt", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-object"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      bookWithAModel(db, 7_000);
+      runThreeRules(db);
+      const keptMarks = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_marks`).seq;
+      const learning = ledger.prepareModel();
+      expect(ledger.prepareModel()).toBe(learning);
+      await learning;
+      expect(keptMarks()).toBe(db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq);
+      expect(await ledger.modelVersion()).toEqual({ version: trainFromLedger(db).model.version, examples: 5_250 });
+      expect(ledger.prepareModel()).not.toBe(learning);
     });
   });
 
@@ -201,7 +300,7 @@ describe("the local model in the ledger", () => {
 
   it("keeps its calibration's fit: restored, it gives the answers the running model gave", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept-fit"));
-    await runInDurableObject(stub, (ledger) => {
+    await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
       const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ACME INSURANCE", "JOE'S PIZZA", "ULINE"];
@@ -210,7 +309,7 @@ describe("the local model in the ledger", () => {
       applyFeedPage(db, connection, page(Array.from({ length: 150 }, (_, i) => line(`l${i}`, named(i)))), AT);
       // The running model learns the later lines first, so its sample's order is not the ledger's.
       for (let aId = 80; aId <= 150; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 6]!, "human:x", AT);
-      ledger.modelVersion();
+      await ledger.modelVersion();
       for (let aId = 1; aId < 80; aId++) recordHumanJudgement(db, aId, aId % 9 === 0 ? "Office" : categories[(aId - 1) % 6]!, "human:x", AT);
       // The object's own step: the model (caught up, its calibration fitted) decides new lines.
       const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, i % 5 === 0 ? `UNHEARD OF ${i}` : named(i + 7)));

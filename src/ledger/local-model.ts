@@ -7,8 +7,8 @@
  * the tail's are never evidence. Everything it knows is derived from the ledger; its counts
  * are kept beside the ledger so a restarted object need not derive them again.
  */
-import { sql } from "drizzle-orm";
-import type { LedgerHandle, LedgerTx } from "./db";
+import { sql, type SQL } from "drizzle-orm";
+import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
@@ -23,16 +23,20 @@ export function duhBandFloor(configured: string | undefined): number {
   return configured && Number.isFinite(floor) && floor > 0 && floor <= 1 ? floor : DEFAULT_DUH_BAND_FLOOR;
 }
 
-/** The model as trained, and the ledger it was trained on (to learn only what is new). */
-export interface TrainedModel {
-  model: LocalModel;
-  /**
-   * The newest decision and line event it has seen. The model is the one a retrain on the
-   * ledger as of these would give, so what it learnt from a line is read from the ledger
-   * as of them (`learntExamples`), and the marks are kept with the counts.
-   */
+/** A point in the ledger's history: its newest decision and line event then. */
+interface Marks {
   throughSeq: number;
   throughEvent: number;
+}
+
+/**
+ * The model as trained, and the ledger it was trained on (to learn only what is new).
+ * The marks are the newest decision and line event it has seen: the model is the one a
+ * retrain on the ledger as of them would give, so what it learnt from a line is read from
+ * the ledger as of them (`learntExamples`), and the marks are kept with the counts.
+ */
+export interface TrainedModel extends Marks {
+  model: LocalModel;
 }
 
 /** The engines whose decisions are evidence, as SQL. */
@@ -62,17 +66,14 @@ export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number;
   return rows.map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category }));
 }
 
-function newestEvent(db: LedgerHandle): number {
-  return db.get<{ last: number }>(sql`SELECT coalesce(max(id), 0) AS last FROM line_events`).last;
-}
-
-function newestDecision(db: LedgerHandle): number {
-  return db.get<{ last: number }>(sql`SELECT coalesce(max(seq), 0) AS last FROM decisions`).last;
+function marksNow(db: LedgerHandle): Marks {
+  return db.get<Marks>(sql`SELECT (SELECT coalesce(max(seq), 0) FROM decisions) AS throughSeq,
+    (SELECT coalesce(max(id), 0) FROM line_events) AS throughEvent`);
 }
 
 /** Trains from scratch on every example the ledger holds. Keeps nothing. */
 export function trainFromLedger(db: LedgerHandle): TrainedModel {
-  const trained: TrainedModel = { model: new LocalModel(), throughSeq: newestDecision(db), throughEvent: newestEvent(db) };
+  const trained: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
   trained.model.addAll(trainingExamples(db));
   return trained;
 }
@@ -82,15 +83,24 @@ export function trainFromLedger(db: LedgerHandle): TrainedModel {
  * latest decision then, if it was evidence and the line not yet superseded, with the
  * line's features (a line never changes). Lines it never learnt from are left out.
  */
-function learntExamples(db: LedgerHandle, trained: TrainedModel, aIds: number[]): Example[] {
+function learntExamples(db: LedgerHandle, trained: Marks, aIds: number[]): Example[] {
+  return examplesAsOf(db, trained, sql`a.id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))`);
+}
+
+/**
+ * The examples a retrain on the ledger as of these marks would learn from the lines `which`
+ * names (a condition on the line `a`), in line order: writes after the marks change nothing here.
+ */
+function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): Example[] {
   const rows = db.all<LineFacts & { category: string }>(sql`
     SELECT a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
       a.account_id AS accountId, d.category AS category
     FROM a_lines a
-    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id AND d2.seq <= ${trained.throughSeq})
-    WHERE a.id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))
+    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id AND d2.seq <= ${marks.throughSeq})
+    WHERE ${which}
       AND d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${trained.throughEvent})`);
+      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${marks.throughEvent})
+    ORDER BY a.id`);
   return rows.map((r) => ({ features: featuresOf(r), category: r.category }));
 }
 
@@ -151,10 +161,14 @@ export function readyToPredict(db: LedgerHandle, model: LocalModel): LocalModel 
 
 /** Trains from the ledger and keeps it in place of anything kept before (its calibration is fitted at its first prediction). */
 function retrainAndKeep(db: LedgerHandle): TrainedModel {
-  const retrained = trainFromLedger(db);
+  return keepInstead(db, trainFromLedger(db));
+}
+
+/** Keeps a model learnt afresh in place of anything kept before, in the caller's transaction. */
+function keepInstead(db: LedgerHandle, learnt: TrainedModel): TrainedModel {
   for (const table of MODEL_TABLES) db.run(sql`DELETE FROM ${sql.identifier(table)}`);
-  keep(db, retrained, retrained.model.takeChanges());
-  return retrained;
+  keep(db, learnt, learnt.model.takeChanges());
+  return learnt;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
@@ -173,6 +187,20 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
 const RETRAIN_OVER_CHANGES = 5;
 const RETRAIN_FROM_CHANGES = 5_000;
 
+/** What changed since a model's marks: the lines with new evidence, and every line whose evidence may have changed. */
+function changesSince(db: LedgerHandle, trained: Marks): { fresh: number; changed: number[] } {
+  const fresh = db.all<{ aId: number }>(sql`SELECT a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`);
+  const superseded = db.all<{ aId: number }>(
+    sql`SELECT a_id AS aId FROM line_events WHERE id > ${trained.throughEvent} AND kind = 'superseded'`,
+  );
+  return { fresh: fresh.length, changed: [...new Set([...fresh, ...superseded].map((d) => d.aId))] };
+}
+
+/** Whether learning afresh is cheaper than catching up a model of this size (it gives the same model either way). */
+function learnsAfresh(changed: number, size: number): boolean {
+  return changed >= RETRAIN_FROM_CHANGES && changed > RETRAIN_OVER_CHANGES * size;
+}
+
 /**
  * The model for the ledger as it stands, kept up incrementally: what a line taught it is
  * forgotten when the line gets new evidence (relabelled) or is superseded, and the line's
@@ -183,37 +211,72 @@ const RETRAIN_FROM_CHANGES = 5_000;
  * The counts are kept in the ledger as they change (MODEL_TABLES, written in the caller's
  * transaction), so an object that starts again (`trained` undefined) restores them and
  * catches up from their marks instead of retraining; it retrains only when none are kept,
- * or when nearly all the evidence is new (RETRAIN_OVER_CHANGES).
+ * or when nearly all the evidence is new (RETRAIN_OVER_CHANGES). Before a sync's pages the
+ * object learns such changes in turns instead (`learnInTurns`), so this catches up the rest.
  * The calibration's last fit is kept too (`decideByModel`), so a restored model predicts as
  * the running one did; a restored model predicts once `readyToPredict`.
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
-  const restored = trained ? undefined : keptModel(db);
-  if (!trained && !restored) return retrainAndKeep(db);
-  const current = (trained ?? restored)!;
-  const fresh = db.all<{ aId: number }>(sql`SELECT a_id AS aId FROM decisions WHERE seq > ${current.throughSeq} AND engine IN (${EVIDENCE})`);
-  const superseded = db.all<{ aId: number }>(
-    sql`SELECT a_id AS aId FROM line_events WHERE id > ${current.throughEvent} AND kind = 'superseded'`,
-  );
-  const throughSeq = newestDecision(db);
-  const throughEvent = newestEvent(db);
-  if (throughSeq !== current.throughSeq || throughEvent !== current.throughEvent) {
-    const changed = [...new Set([...fresh, ...superseded].map((d) => d.aId))];
-    // Learning afresh gives the same model, and is cheaper when nearly all the evidence is new.
-    if (changed.length >= RETRAIN_FROM_CHANGES && changed.length > RETRAIN_OVER_CHANGES * current.model.size) return retrainAndKeep(db);
-    try {
-      for (const example of learntExamples(db, current, changed)) current.model.forget(example);
-    } catch (error) {
-      // Kept counts that disagree with the ledger are a cache gone wrong: the ledger wins.
-      console.error("the local model's counts disagree with the ledger; retraining:", error);
-      return retrainAndKeep(db);
-    }
-    if (fresh.length > 0) current.model.addAll(trainingExamples(db, { sinceSeq: current.throughSeq }));
-    current.throughSeq = throughSeq;
-    current.throughEvent = throughEvent;
-    keep(db, current, current.model.takeChanges());
+  const current = trained ?? keptModel(db);
+  if (!current) return retrainAndKeep(db);
+  const now = marksNow(db);
+  if (now.throughSeq === current.throughSeq && now.throughEvent === current.throughEvent) return current;
+  const { fresh, changed } = changesSince(db, current);
+  if (learnsAfresh(changed.length, current.model.size)) return retrainAndKeep(db);
+  try {
+    for (const example of learntExamples(db, current, changed)) current.model.forget(example);
+  } catch (error) {
+    // Kept counts that disagree with the ledger are a cache gone wrong: the ledger wins.
+    console.error("the local model's counts disagree with the ledger; retraining:", error);
+    return retrainAndKeep(db);
   }
+  if (fresh > 0) current.model.addAll(trainingExamples(db, { sinceSeq: current.throughSeq }));
+  Object.assign(current, now);
+  keep(db, current, current.model.takeChanges());
   return current;
+}
+
+/** How many lines one turn of `learnInTurns` reads: about a tenth of a second (docs/performance.md). */
+export const LINES_PER_TURN = 10_000;
+
+/**
+ * Where `currentModel` would learn afresh from a standing model (nearly all the evidence
+ * new: the first sync after a whole-book run-rules), learns in turns of `linesPerTurn`
+ * lines with `pause()` between them instead, so the object answers other calls meanwhile
+ * rather than holding them for a second. Each turn reads the ledger as of the marks taken
+ * first, so what is written between turns changes nothing learnt; the model is kept with
+ * those marks, and `currentModel` catches up what came after. Returns the model learnt, or
+ * undefined where a catch-up is the cheaper way, or no model stands (nothing kept: a
+ * tenant whose rules decide every line never needs one, and `currentModel` trains one at
+ * the first need).
+ */
+export async function learnInTurns(
+  db: LedgerDb,
+  trained: TrainedModel | undefined,
+  pause: () => Promise<unknown>,
+  linesPerTurn = LINES_PER_TURN,
+): Promise<TrainedModel | undefined> {
+  const standing = trained ? { ...marksOf(trained), size: trained.model.size } : keptStanding(db);
+  if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
+  const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
+  const { lastLine } = db.get<{ lastLine: number }>(sql`SELECT coalesce(max(id), 0) AS lastLine FROM a_lines`);
+  for (let after = 0; after < lastLine; after += linesPerTurn) {
+    if (after > 0) await pause();
+    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${after + linesPerTurn}`));
+  }
+  return db.transaction((tx) => keepInstead(tx, learnt));
+}
+
+function marksOf({ throughSeq, throughEvent }: Marks): Marks {
+  return { throughSeq, throughEvent };
+}
+
+/** The kept model's marks and size, without restoring its counts. */
+function keptStanding(db: LedgerHandle): (Marks & { size: number }) | undefined {
+  return db.get<(Marks & { size: number }) | undefined>(sql`
+    SELECT through_seq AS throughSeq, through_event AS throughEvent,
+      (SELECT coalesce(sum(examples), 0) FROM model_categories) AS size
+    FROM model_marks WHERE id = 1`);
 }
 
 /**

@@ -282,9 +282,28 @@ export class TenantLedger extends DurableObject<Env> {
     this.trained = localModel.currentModel(tx, this.trained);
     return localModel.decideByModel(tx, this.trained.model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, lines);
   }
-  modelVersion() {
+  async modelVersion() {
+    await this.prepareModel();
     this.trained = localModel.currentModel(this.db, this.trained);
     return { version: this.trained.model.version, examples: this.trained.model.size };
+  }
+  /** Learning under way in turns (`prepareModel`), which one call at a time does. */
+  private learning: Promise<void> | undefined;
+  /**
+   * Before a sync's pages: where the model would learn afresh (after a whole-book
+   * run-rules), it learns in turns with the object answering between them, so the pages'
+   * transactions only catch up what came after.
+   */
+  prepareModel(): Promise<void> {
+    this.learning ??= localModel
+      .learnInTurns(this.db, this.trained, () => scheduler.wait(0))
+      .then((learnt) => {
+        if (learnt) this.trained = learnt;
+      })
+      .finally(() => {
+        this.learning = undefined;
+      });
+    return this.learning;
   }
   tailWork(limit: number) {
     return { categories: tail.tenantCategories(this.db), lines: tail.tailCandidates(this.db, limit) };

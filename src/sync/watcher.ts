@@ -88,6 +88,10 @@ export async function runSyncRequest(
   try {
     const bank = provider ?? bankFor(env, request.tenant, plan);
     let next = bank.syncPage(plan.cursor);
+    next.catch(() => undefined); // awaited below; a failure is not unhandled meanwhile
+    // While the bank serves the first page: a model that would learn afresh in a page's
+    // transaction, holding the object, learns in turns now (after a whole-book run-rules).
+    await ledger.prepareModel();
     for (;;) {
       let page: FeedPage;
       try {
