@@ -236,16 +236,18 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   return current;
 }
 
-/** How many lines one turn of `learnInTurns` reads: some 50 ms at 100,000 lines (docs/performance.md). */
-export const LINES_PER_TURN = 5_000;
+/** How many lines one turn of `learnInTurns` reads: 10-15 ms of the object's time (docs/performance.md). */
+export const LINES_PER_TURN = 2_500;
 
 /**
  * Where `currentModel` would learn afresh from a standing model (nearly all the evidence
  * new: the first sync after a whole-book run-rules), learns in turns of `linesPerTurn`
- * lines instead, with `pause()` before each turn and before keeping what it learnt, so the
- * object answers other calls meanwhile rather than holding them for a second. Each turn reads the ledger as of the marks taken
- * first, so what is written between turns changes nothing learnt; the model is kept with
- * those marks, and `currentModel` catches up what came after. Returns the model learnt, or
+ * lines instead, with `pause()` before each turn, so the object answers other calls
+ * meanwhile rather than holding them for a second. Each turn reads the ledger as of the
+ * marks taken first, so what is written between turns changes nothing learnt. The
+ * calibration is fitted in a turn of its own; the model is kept with its marks and fit in
+ * the last turn, and the caller must take it in place of its own model in that same turn
+ * (`currentModel` then catches up what came after the marks). Returns the model learnt, or
  * undefined where a catch-up is the cheaper way, or no model stands (nothing kept: a
  * tenant whose rules decide every line never needs one, and `currentModel` trains one at
  * the first need).
@@ -264,8 +266,17 @@ export async function learnInTurns(
     await pause();
     learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${after + linesPerTurn}`));
   }
+  // The calibration's fit too, which the first prediction would make in a page's transaction.
   await pause();
-  return db.transaction((tx) => keepInstead(tx, learnt));
+  learnt.model.refitIfStale();
+  await pause();
+  // Kept in the turn that hands it over: a pause after it would let a call catch up the
+  // model it replaces and write that model's changed counts over these.
+  return db.transaction((tx) => {
+    keepInstead(tx, learnt);
+    keepCalibration(tx, learnt.model);
+    return learnt;
+  });
 }
 
 function marksOf({ throughSeq, throughEvent }: Marks): Marks {

@@ -311,12 +311,16 @@ export class LocalModel {
   predict(features: string[]): Prediction | null {
     // The calibration is refitted when a prediction needs it, so learning costs no refits
     // while nothing is asked (a sync whose rules decide every line).
-    if (this.calibrationIsStale()) {
-      if (this.sampleMissing) throw new Error("a restored model refits only once given its sample (resample)");
-      this.recalibrate();
-    }
+    this.refitIfStale();
     const raw = this.counts.score(features);
     return raw ? { category: raw.category, confidence: calibrate(this.calibration[raw.path], raw.score) } : null;
+  }
+
+  /** Refits the calibration where the next prediction would: a caller may do that work ahead, at a time of its choosing. */
+  refitIfStale(): void {
+    if (!this.calibrationIsStale()) return;
+    if (this.sampleMissing) throw new Error("a restored model refits only once given its sample (resample)");
+    this.recalibrate();
   }
 
   private calibrationIsStale(): boolean {
