@@ -77,7 +77,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 /** Plays one history against a fresh tenant ledger, checking the invariants after each step. */
-function play(ledger: TenantLedger, history: Step[]): void {
+async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
   const db = ledger.db;
   const connection = ledger.connectBank("sandbox", "");
   const delivered: { id: string; word: string; amount: number; pending: boolean }[] = [];
@@ -153,7 +153,7 @@ function play(ledger: TenantLedger, history: Step[]): void {
         ledger.moveRuleToEnd(s.key, ACTOR);
         break;
       case "run":
-        ledger.runRules(face);
+        await ledger.runRules(face);
         break;
       case "categorize":
       case "label": {
@@ -208,8 +208,8 @@ function play(ledger: TenantLedger, history: Step[]): void {
     }
   }
   // A second run after the history decides nothing.
-  ledger.runRules(face);
-  expect(ledger.runRules(face)).toBe(0);
+  await ledger.runRules(face);
+  expect(await ledger.runRules(face)).toBe(0);
 }
 
 describe("categorisation invariants over random histories", () => {

@@ -106,7 +106,7 @@ describe("the local model in the ledger", () => {
   }
 
   /** Three rules deciding the lines of three of the four merchants, run over the whole book. */
-  function runThreeRules(db: LedgerDb): number {
+  function runThreeRules(db: LedgerDb): Promise<number> {
     for (const [key, merchant, category] of [["coffee", "^blue bottle", "Meals"], ["fuel", "^shell", "Fuel"], ["software", "^adobe", "Software"]]) {
       appendRevision(db, fromInput({ rule_key: key!, match_kind: "description_regex", match_value: merchant!, category: category! }, null), "human:x", AT);
     }
@@ -115,11 +115,11 @@ describe("the local model in the ledger", () => {
 
   it("learns afresh when nearly all the evidence is new (a run_rules over the whole book), as a retrain would", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-whole-book"));
-    await runInDurableObject(stub, (ledger) => {
+    await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const before = bookWithAModel(db, 8_000);
       expect(before.model.size).toBe(1);
-      expect(runThreeRules(db)).toBe(5_999);
+      expect(await runThreeRules(db)).toBe(5_999);
 
       const after = currentModel(db, before);
       // Not the same model caught up, but one learnt afresh: with the same counts and version.
@@ -141,7 +141,7 @@ describe("the local model in the ledger", () => {
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const before = bookWithAModel(db, 8_000);
-      expect(runThreeRules(db)).toBe(5_999);
+      expect(await runThreeRules(db)).toBe(5_999);
       const asItBegins = trainFromLedger(db);
 
       let turns = 0;
@@ -193,9 +193,9 @@ describe("the local model in the ledger", () => {
   it("answers other calls between the turns of its learning", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-answers"));
     let before: TrainedModel | undefined;
-    await runInDurableObject(stub, (ledger) => {
+    await runInDurableObject(stub, async (ledger) => {
       before = bookWithAModel(ledger.db, 7_000);
-      expect(runThreeRules(ledger.db)).toBe(5_249);
+      expect(await runThreeRules(ledger.db)).toBe(5_249);
     });
     const happened: string[] = [];
     const learning = runInDurableObject(stub, async (ledger) => {
@@ -214,7 +214,7 @@ describe("the local model in the ledger", () => {
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       bookWithAModel(db, 7_000);
-      runThreeRules(db);
+      await runThreeRules(db);
       const keptMarks = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_marks`).seq;
       const learning = ledger.prepareModel();
       expect(ledger.prepareModel()).toBe(learning);

@@ -1,15 +1,18 @@
 /**
- * run_rules over more lines than one statement or one transaction takes (decisions go in
- * statements of 1,000 and transactions of 2,000; new lines in runs of up to 500): every
- * matching line is decided once, in line order, and the ledger's invariants hold.
+ * run_rules over more lines than one statement or one turn takes (decisions go in
+ * statements of 1,000 and turns of 2,000; new lines in runs of up to 500): every
+ * matching line is decided once, in line order, and the ledger's invariants hold; what
+ * other calls write between turns is respected, and they are answered meanwhile.
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { faceFor } from "./face";
 import { applyFeedPage } from "./feed";
 import { brokenInvariants } from "./invariants";
-import { appendRevision, fromInput, runRules } from "./rules";
+import type { LedgerDb } from "./db";
+import { recordHumanJudgement } from "./judgements";
+import { appendRevision, fromInput, retireRule, runRules } from "./rules";
 import { decisions } from "./schema";
 import { connectBank } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
@@ -17,33 +20,94 @@ import type { TenantLedger } from "./tenant-ledger";
 const AT = "2026-11-22T12:00:00.000Z";
 const LINES = 4_321;
 
+/** LINES lines, every third "COFFEE" and the rest "RENT", none decided. */
+function bookOfCoffeeAndRent(db: LedgerDb): void {
+  const connection = connectBank(db, "sandbox", "", AT);
+  for (let from = 0; from < LINES; from += 500) {
+    const added = Array.from({ length: Math.min(500, LINES - from) }, (_, i) => ({
+      transaction_id: `t${from + i}`,
+      account_id: "acc",
+      amount: 5,
+      date: "2026-11-20",
+      name: (from + i) % 3 === 0 ? "COFFEE" : "RENT",
+    }));
+    applyFeedPage(db, connection, { cursorBefore: String(from), nextCursor: String(from + 500), hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
+  }
+}
+
+/** A revision appended without deciding anything, as create_rules does. */
+function ruleWithoutRun(db: LedgerDb, rule_key: string, match_value: string, category: string): void {
+  appendRevision(db, fromInput({ rule_key, match_kind: "description_exact", match_value, category }, null), "human:t", AT);
+}
+
 describe("runRules across chunks", () => {
   it("decides every matching line once, in line order, whatever the chunk boundaries", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-chunks"));
-    await runInDurableObject(stub, (ledger: TenantLedger) => {
+    await runInDurableObject(stub, async (ledger: TenantLedger) => {
       const db = ledger.db;
-      const connection = connectBank(db, "sandbox", "", AT);
-      for (let from = 0; from < LINES; from += 500) {
-        const added = Array.from({ length: Math.min(500, LINES - from) }, (_, i) => ({
-          transaction_id: `t${from + i}`,
-          account_id: "acc",
-          amount: 5,
-          date: "2026-11-20",
-          name: (from + i) % 3 === 0 ? "COFFEE" : "RENT",
-        }));
-        applyFeedPage(db, connection, { cursorBefore: String(from), nextCursor: String(from + 500), hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
-      }
-      // A revision appended without deciding anything, as create_rules does.
-      appendRevision(db, fromInput({ rule_key: "coffee", match_kind: "description_exact", match_value: "COFFEE", category: "Meals" }, null), "human:t", AT);
+      bookOfCoffeeAndRent(db);
+      ruleWithoutRun(db, "coffee", "COFFEE", "Meals");
 
       const matching = Math.ceil(LINES / 3);
-      expect(runRules(db, faceFor({ tier: "paid", visibleFrom: null }), AT)).toBe(matching);
-      expect(runRules(db, null, AT)).toBe(0);
+      expect(await runRules(db, faceFor({ tier: "paid", visibleFrom: null }), AT)).toBe(matching);
+      expect(await runRules(db, null, AT)).toBe(0);
       const decided = db.select({ aId: decisions.aId, category: decisions.category }).from(decisions).orderBy(asc(decisions.seq)).all();
       expect(decided).toHaveLength(matching);
       expect(decided.map((d) => d.aId)).toEqual(Array.from({ length: matching }, (_, i) => 3 * i + 1));
       expect(new Set(decided.map((d) => d.category))).toEqual(new Set(["Meals"]));
       expect(brokenInvariants(db)).toEqual([]);
     });
+  });
+
+  it("decides each turn by the ledger as it stands then: a judgement, a supersession or a retired rule written between turns is respected", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-between-turns"));
+    await runInDurableObject(stub, async (ledger: TenantLedger) => {
+      const db = ledger.db;
+      bookOfCoffeeAndRent(db);
+      ruleWithoutRun(db, "coffee", "COFFEE", "Meals");
+      ruleWithoutRun(db, "rent", "RENT", "Rent");
+      let pauses = 0;
+      const anotherCall = async () => {
+        if (pauses++ !== 0) return;
+        // Between the first turn (lines 1-1,000) and the second: a person judges a later
+        // coffee line, the rent rule is retired, and the bank removes a later coffee line.
+        recordHumanJudgement(db, 4_000, "Office", "human:t", AT);
+        retireRule(db, "rent", "human:t", AT);
+        applyFeedPage(db, 1, { cursorBefore: "x", nextCursor: "y", hasMore: false, accounts: [], added: [], modified: [], removed: [{ transaction_id: "t3003" }] }, AT);
+      };
+      const decided = await runRules(db, null, AT, anotherCall, 1_000);
+      expect(pauses).toBe(4);
+
+      const byRule = db.select({ aId: decisions.aId, ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
+      expect(decided).toBe(byRule.length);
+      // The first turn, before the writes: every line, by both rules.
+      expect(byRule.filter((d) => d.aId <= 1_000)).toHaveLength(1_000);
+      // After them: coffee lines only, less the judged one and the removed one.
+      const later = byRule.filter((d) => d.aId > 1_000);
+      expect(new Set(later.map((d) => d.ruleKey))).toEqual(new Set(["coffee"]));
+      expect(later.map((d) => d.aId)).toEqual(
+        Array.from({ length: LINES }, (_, i) => i + 1).filter((aId) => aId > 1_000 && (aId - 1) % 3 === 0 && aId !== 4_000 && aId !== 3_004),
+      );
+      expect(db.select({ engine: decisions.engine }).from(decisions).where(eq(decisions.aId, 4_000)).all()).toEqual([{ engine: "human" }]);
+      expect(brokenInvariants(db)).toEqual([]);
+    });
+  });
+
+  it("answers other calls between its turns", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-answers"));
+    await runInDurableObject(stub, (ledger: TenantLedger) => {
+      bookOfCoffeeAndRent(ledger.db);
+      ruleWithoutRun(ledger.db, "coffee", "COFFEE", "Meals");
+    });
+    const happened: string[] = [];
+    const running = runInDurableObject(stub, async (ledger: TenantLedger) => {
+      happened.push("began");
+      await runRules(ledger.db, null, AT, () => scheduler.wait(0), 100);
+      happened.push("ran");
+    });
+    // Sent while the object decides: answered between two turns, not after the last.
+    const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
+    await Promise.all([running, read]);
+    expect(happened).toEqual(["began", "read", "ran"]);
   });
 });

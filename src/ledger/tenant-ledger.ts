@@ -155,8 +155,9 @@ export class TenantLedger extends DurableObject<Env> {
   createRules(inputs: rules.RuleInput[], actor: string) {
     return rules.createRules(this.db, inputs, actor, new Date().toISOString());
   }
+  /** Decides in turns, answering other calls between them (a whole book takes about a second). */
   runRules(face: Face) {
-    return rules.runRules(this.db, face, new Date().toISOString());
+    return rules.runRules(this.db, face, new Date().toISOString(), () => scheduler.wait(0));
   }
   moveRuleToEnd(ruleKey: string, actor: string) {
     return rules.moveRuleToEnd(this.db, ruleKey, actor, new Date().toISOString());

@@ -22,6 +22,8 @@ export interface UndecidedScope {
   postedFrom?: string | null;
   /** Only lines the tail has never been asked about. */
   unaskedByTail?: boolean;
+  /** Only these lines (those of a run-rules turn, asked again after another call wrote). */
+  among?: number[];
   /** At most this many, the oldest first. */
   limit?: number;
   /**
@@ -40,12 +42,13 @@ export interface UndecidedScope {
  */
 export function undecidedLines(db: LedgerHandle, scope: UndecidedScope = {}): UndecidedLine[] {
   const candidates =
-    scope.newerThan === undefined && !scope.words && queueIsSmall(db)
+    scope.newerThan === undefined && !scope.words && !scope.among && queueIsSmall(db)
       ? sql`FROM c_rows c INDEXED BY c_rows_category CROSS JOIN a_lines a ON a.id = c.src_id
           WHERE c.category IS NULL AND c.side = 'A' ${scope.postedFrom ? sql`AND c.posted_on >= ${scope.postedFrom}` : sql``}`
       : sql`FROM a_lines a
           WHERE a.id > ${scope.newerThan ?? 0} ${scope.postedFrom ? sql`AND a.posted_on >= ${scope.postedFrom}` : sql``}
-          ${scope.words ? sql`AND a.id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${scope.words} AND rowid & 1 = 0)` : sql``}`;
+          ${scope.words ? sql`AND a.id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${scope.words} AND rowid & 1 = 0)` : sql``}
+          ${scope.among ? sql`AND a.id IN (SELECT value FROM json_each(${JSON.stringify(scope.among)}))` : sql``}`;
   return db.all<UndecidedLine>(sql`
     SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents, a.account_id AS accountId
     ${candidates}
