@@ -13,7 +13,7 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
-import type { LedgerDb, LedgerTx } from "./db";
+import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { carryJudgement } from "./judgements";
 import { aLines, bLines, feedAccounts, feedPageCloses, feedPages, lineEvents } from "./schema";
 
@@ -128,8 +128,9 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
 }
 
 /** The id of the newest side-A line (0 for none): a page's new lines come after it. */
-function newestLineId(tx: LedgerTx): number {
-  return tx.get<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM a_lines`).id;
+/** The id of the newest side-A line (0 for none): lines appended later have greater ids. */
+export function newestLineId(db: LedgerHandle): number {
+  return db.get<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM a_lines`).id;
 }
 
 /** The newest side-A line for a provider transaction id: the one a change applies to. */

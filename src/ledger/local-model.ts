@@ -11,6 +11,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
+import { newestLineId } from "./feed";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { MODEL_TABLES } from "./schema";
 import type { UndecidedLine } from "./undecided";
@@ -261,7 +262,7 @@ export async function learnInTurns(
   const standing = trained ? { ...marksOf(trained), size: trained.model.size } : keptStanding(db);
   if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
   const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
-  const { lastLine } = db.get<{ lastLine: number }>(sql`SELECT coalesce(max(id), 0) AS lastLine FROM a_lines`);
+  const lastLine = newestLineId(db);
   for (let after = 0; after < lastLine; after += linesPerTurn) {
     await pause();
     learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${after + linesPerTurn}`));

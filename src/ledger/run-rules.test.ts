@@ -93,6 +93,54 @@ describe("runRules across chunks", () => {
     });
   });
 
+  it("respects a write made while it reads the book in ranges (most of the book queued)", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-while-reading"));
+    await runInDurableObject(stub, async (ledger: TenantLedger) => {
+      const db = ledger.db;
+      bookOfCoffeeAndRent(db);
+      ruleWithoutRun(db, "coffee", "COFFEE", "Meals");
+      ruleWithoutRun(db, "rent", "RENT", "Rent");
+      let pauses = 0;
+      const anotherCall = async () => {
+        if (pauses++ !== 0) return;
+        // After the first range (lines 1-2,500) is read, before anything is decided.
+        recordHumanJudgement(db, 4_000, "Office", "human:t", AT);
+        retireRule(db, "rent", "human:t", AT);
+        applyFeedPage(db, 1, { cursorBefore: "x", nextCursor: "y", hasMore: false, accounts: [], added: [], modified: [], removed: [{ transaction_id: "t3003" }] }, AT);
+      };
+      // Turns of 500 decisions read ranges of 2,500 lines: two ranges, then the turns.
+      const decided = await runRules(db, null, AT, anotherCall, 500);
+      const byRule = db.select({ aId: decisions.aId, ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
+      expect(decided).toBe(byRule.length);
+      // The rent lines of the first range were read as candidates, but the rule was retired before any was decided.
+      expect(new Set(byRule.map((d) => d.ruleKey))).toEqual(new Set(["coffee"]));
+      expect(byRule.map((d) => d.aId)).toEqual(
+        Array.from({ length: LINES }, (_, i) => i + 1).filter((aId) => (aId - 1) % 3 === 0 && aId !== 4_000 && aId !== 3_004),
+      );
+      expect(brokenInvariants(db)).toEqual([]);
+    });
+  });
+
+  it("respects a judgement made between turns where the queue's index named the lines (the queue small)", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-small-queue"));
+    await runInDurableObject(stub, async (ledger: TenantLedger) => {
+      const db = ledger.db;
+      bookOfCoffeeAndRent(db);
+      ruleWithoutRun(db, "rent", "RENT", "Rent");
+      expect(await runRules(db, null, AT)).toBe(LINES - Math.ceil(LINES / 3));
+      // A third of the book queued: the candidates come from the queue's index, read once.
+      ruleWithoutRun(db, "coffee", "COFFEE", "Meals");
+      let pauses = 0;
+      const judged = async () => {
+        if (pauses++ === 0) recordHumanJudgement(db, 4_000, "Office", "human:t", AT);
+      };
+      expect(await runRules(db, null, AT, judged, 500)).toBe(Math.ceil(LINES / 3) - 1);
+      expect(pauses).toBe(2);
+      expect(db.select({ engine: decisions.engine }).from(decisions).where(eq(decisions.aId, 4_000)).all()).toEqual([{ engine: "human" }]);
+      expect(brokenInvariants(db)).toEqual([]);
+    });
+  });
+
   it("answers other calls between its turns", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-answers"));
     await runInDurableObject(stub, (ledger: TenantLedger) => {

@@ -18,6 +18,8 @@ export interface UndecidedLine extends LineFacts {
 export interface UndecidedScope {
   /** Only lines appended after this one (a feed page's new lines). */
   newerThan?: number;
+  /** Only lines up to this one (with `newerThan`, a range of lines: a run-rules read in turns). */
+  upTo?: number;
   /** Only lines posted on or after this date (the face's floor). */
   postedFrom?: string | null;
   /** Only lines the tail has never been asked about. */
@@ -46,7 +48,8 @@ export function undecidedLines(db: LedgerHandle, scope: UndecidedScope = {}): Un
       ? sql`FROM c_rows c INDEXED BY c_rows_category CROSS JOIN a_lines a ON a.id = c.src_id
           WHERE c.category IS NULL AND c.side = 'A' ${scope.postedFrom ? sql`AND c.posted_on >= ${scope.postedFrom}` : sql``}`
       : sql`FROM a_lines a
-          WHERE a.id > ${scope.newerThan ?? 0} ${scope.postedFrom ? sql`AND a.posted_on >= ${scope.postedFrom}` : sql``}
+          WHERE a.id > ${scope.newerThan ?? 0} ${scope.upTo === undefined ? sql`` : sql`AND a.id <= ${scope.upTo}`}
+            ${scope.postedFrom ? sql`AND a.posted_on >= ${scope.postedFrom}` : sql``}
           ${scope.words ? sql`AND a.id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${scope.words} AND rowid & 1 = 0)` : sql``}
           ${scope.among ? sql`AND a.id IN (SELECT value FROM json_each(${JSON.stringify(scope.among)}))` : sql``}`;
   return db.all<UndecidedLine>(sql`
