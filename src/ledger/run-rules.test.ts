@@ -59,8 +59,14 @@ describe("runRules across chunks", () => {
     });
   });
 
-  it("decides each turn by the ledger as it stands then: a judgement, a supersession or a retired rule written between turns is respected", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-between-turns"));
+  // With turns of 1,000 the writes land after the first turn (lines 1-1,000) is decided;
+  // with turns of 500 the book is read in ranges of 2,500 and they land between the two
+  // reads, before anything is decided (the rent lines of the first range read already).
+  it.each([
+    ["between two turns", 1_000, 1_000],
+    ["while it reads the book in ranges (most of the book queued)", 500, 0],
+  ])("decides by the ledger as it stands: a judgement, a removal and a retired rule written %s are respected", async (_, linesPerTurn, decidedBefore) => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`run-rules-writes-${linesPerTurn}`));
     await runInDurableObject(stub, async (ledger: TenantLedger) => {
       const db = ledger.db;
       bookOfCoffeeAndRent(db);
@@ -69,54 +75,24 @@ describe("runRules across chunks", () => {
       let pauses = 0;
       const anotherCall = async () => {
         if (pauses++ !== 0) return;
-        // Between the first turn (lines 1-1,000) and the second: a person judges a later
-        // coffee line, the rent rule is retired, and the bank removes a later coffee line.
+        // A person judges a later coffee line, the rent rule is retired, the bank removes a later coffee line.
         recordHumanJudgement(db, 4_000, "Office", "human:t", AT);
         retireRule(db, "rent", "human:t", AT);
         applyFeedPage(db, 1, { cursorBefore: "x", nextCursor: "y", hasMore: false, accounts: [], added: [], modified: [], removed: [{ transaction_id: "t3003" }] }, AT);
       };
-      const decided = await runRules(db, null, AT, anotherCall, 1_000);
-      expect(pauses).toBe(4);
+      const decided = await runRules(db, null, AT, anotherCall, linesPerTurn);
 
       const byRule = db.select({ aId: decisions.aId, ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
       expect(decided).toBe(byRule.length);
-      // The first turn, before the writes: every line, by both rules.
-      expect(byRule.filter((d) => d.aId <= 1_000)).toHaveLength(1_000);
+      // Before the writes: every line, by both rules.
+      expect(byRule.filter((d) => d.aId <= decidedBefore)).toHaveLength(decidedBefore);
       // After them: coffee lines only, less the judged one and the removed one.
-      const later = byRule.filter((d) => d.aId > 1_000);
+      const later = byRule.filter((d) => d.aId > decidedBefore);
       expect(new Set(later.map((d) => d.ruleKey))).toEqual(new Set(["coffee"]));
       expect(later.map((d) => d.aId)).toEqual(
-        Array.from({ length: LINES }, (_, i) => i + 1).filter((aId) => aId > 1_000 && (aId - 1) % 3 === 0 && aId !== 4_000 && aId !== 3_004),
+        Array.from({ length: LINES }, (_, i) => i + 1).filter((aId) => aId > decidedBefore && (aId - 1) % 3 === 0 && aId !== 4_000 && aId !== 3_004),
       );
       expect(db.select({ engine: decisions.engine }).from(decisions).where(eq(decisions.aId, 4_000)).all()).toEqual([{ engine: "human" }]);
-      expect(brokenInvariants(db)).toEqual([]);
-    });
-  });
-
-  it("respects a write made while it reads the book in ranges (most of the book queued)", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-while-reading"));
-    await runInDurableObject(stub, async (ledger: TenantLedger) => {
-      const db = ledger.db;
-      bookOfCoffeeAndRent(db);
-      ruleWithoutRun(db, "coffee", "COFFEE", "Meals");
-      ruleWithoutRun(db, "rent", "RENT", "Rent");
-      let pauses = 0;
-      const anotherCall = async () => {
-        if (pauses++ !== 0) return;
-        // After the first range (lines 1-2,500) is read, before anything is decided.
-        recordHumanJudgement(db, 4_000, "Office", "human:t", AT);
-        retireRule(db, "rent", "human:t", AT);
-        applyFeedPage(db, 1, { cursorBefore: "x", nextCursor: "y", hasMore: false, accounts: [], added: [], modified: [], removed: [{ transaction_id: "t3003" }] }, AT);
-      };
-      // Turns of 500 decisions read ranges of 2,500 lines: two ranges, then the turns.
-      const decided = await runRules(db, null, AT, anotherCall, 500);
-      const byRule = db.select({ aId: decisions.aId, ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
-      expect(decided).toBe(byRule.length);
-      // The rent lines of the first range were read as candidates, but the rule was retired before any was decided.
-      expect(new Set(byRule.map((d) => d.ruleKey))).toEqual(new Set(["coffee"]));
-      expect(byRule.map((d) => d.aId)).toEqual(
-        Array.from({ length: LINES }, (_, i) => i + 1).filter((aId) => (aId - 1) % 3 === 0 && aId !== 4_000 && aId !== 3_004),
-      );
       expect(brokenInvariants(db)).toEqual([]);
     });
   });
