@@ -127,8 +127,7 @@ export function applyFeedPage(db: LedgerDb, connectionId: number, page: FeedPage
   });
 }
 
-/** The id of the newest side-A line (0 for none): a page's new lines come after it. */
-/** The id of the newest side-A line (0 for none): lines appended later have greater ids. */
+/** The id of the newest side-A line (0 for none): lines appended later (a page's new lines) come after it. */
 export function newestLineId(db: LedgerHandle): number {
   return db.get<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM a_lines`).id;
 }

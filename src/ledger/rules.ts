@@ -316,8 +316,8 @@ export async function runRules(
   let written = totalChanges(db);
   let decide = compileRulebook(standingRules(db));
   const candidates = await undecidedInTurns(db, postedFrom, pause, linesPerTurn * READ_OVER_DECIDE);
-  // Whether another call has written since the candidates were read: from then on every
-  // turn's lines are asked again.
+  // Whether another call has written since the run began: from then on every turn's lines
+  // are asked again (the candidates may be stale), and the rulebook whenever it may have moved.
   let othersWrote = false;
   let decided = 0;
   for (let from = 0; from < candidates.length; from += linesPerTurn) {

@@ -91,7 +91,8 @@ export async function runSyncRequest(
     next.catch(() => undefined); // awaited below; a failure is not unhandled meanwhile
     // While the bank serves the first page: a model that would learn afresh in a page's
     // transaction, holding the object, learns in turns now (after a whole-book run-rules).
-    await ledger.prepareModel();
+    // Only a head start: if it fails, the pages' transactions learn as they always could.
+    await ledger.prepareModel().catch((error) => console.error(`learning the model ahead of ${request.tenant}'s pages failed:`, error));
     for (;;) {
       let page: FeedPage;
       try {
