@@ -293,10 +293,10 @@ function dayOfLines(day: number, count = 50) {
  * Daily syncs on a tenant whose rules leave lines to the local model (the sign rules
  * withheld). Its pull lands before its rules, which run_rules then applies to the whole
  * book (one client reading meanwhile): the first day's sync after it is the model's
- * catch-up on everything the rules decided (one client reading meanwhile too). Then five days of 50 lines; a day after a person relabels a line the model
- * learnt from (it forgets what the line taught it); a pending line posting (the pending
- * line is superseded and forgotten). Those are figures of the day's work, not of the
- * books' size.
+ * catch-up on everything the rules decided (one client reading meanwhile too). Then five
+ * days of 50 lines; a day after a person relabels a line the model learnt from (it
+ * forgets what the line taught it); a pending line posting (the pending line is
+ * superseded and forgotten). Those are figures of the day's work, not of the books' size.
  */
 async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRules>, out: Record<string, unknown>): Promise<void> {
   const t = await client.sandboxTenant(`bench-days-${size}-${Date.now().toString(36)}`);

@@ -209,7 +209,7 @@ describe("the local model in the ledger", () => {
     expect(happened).toEqual(["began", "read", "learnt"]);
   });
 
-  it("the object learns in turns for one caller at a time, before a sync's pages, and keeps what it learnt", async () => {
+  it("the object learns in turns for one caller at a time, and keeps what it learnt", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-object"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
