@@ -178,6 +178,11 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
     for (const [seq, fact] of humansBefore) expect(humansAfter.get(seq)).toEqual(fact);
 
     expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+    // The exceptions, read through the queue's own index, are relation C's undecided side-A
+    // lines in books or pending, as derived from the facts, in list order.
+    const queue = db.all<{ id: number }>(sql`SELECT src_id AS id FROM c_rows_derived
+      WHERE side = 'A' AND category IS NULL AND state IN ('in books', 'pending') ORDER BY posted_on DESC, src_id DESC`);
+    expect(ledger.listExceptions(face, 1, 1000).exceptions.map((e) => e.a_id)).toEqual(queue.map((r) => r.id));
     // The model kept by forgetting and learning what changed is the model a retrain gives;
     // so is the one an object starting again restores from the counts kept in the ledger at
     // the end of an earlier step, caught up from their marks.

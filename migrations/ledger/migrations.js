@@ -19,6 +19,7 @@ import m0016 from './0016_relation_c_months.sql';
 import m0017 from './0017_relation_c_floor.sql';
 import m0018 from './0018_model_counts.sql';
 import m0019 from './0019_model_calibration.sql';
+import m0020 from './0020_exceptions_queue.sql';
 
   export default {
     journal,
@@ -42,7 +43,8 @@ m0015,
 m0016,
 m0017,
 m0018,
-m0019
+m0019,
+m0020
     }
   }
   

@@ -2,18 +2,19 @@
  * Exceptions: side-A lines in books or pending, on the face, that nothing has given a
  * category. Adjudicating one decides it and mints the rule that would have, as one fact.
  */
-import { and, asc, desc, inArray, isNull, sql } from "drizzle-orm";
-import { faceFigures, findRow, onFace, rowColumns, toRow, type Row } from "./books";
+import { asc, desc, sql } from "drizzle-orm";
+import { faceFigures, findRow, rowColumns, toRow, type Row } from "./books";
 import type { LedgerDb } from "./db";
 import type { Face } from "./face";
 import { categoryValue, judge } from "./judgements";
 import { refuse, type Refusal } from "./refusal";
 import { appendRevision, fromInput, matcherOf, type Rule, type RuleInput } from "./rules";
-import { cRows } from "./schema";
+import { cRows, EXCEPTIONS_QUEUE } from "./schema";
 
 export type ExceptionRow = Row & { a_id: number };
 
 const EXCEPTION_STATES: Row["state"][] = ["in books", "pending"];
+
 
 /** One page of the exceptions, newest first, and how many there are on the face. */
 export interface ExceptionsPage {
@@ -22,14 +23,18 @@ export interface ExceptionsPage {
 }
 
 export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: number): ExceptionsPage {
+  const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+  // The page's keys from the queue's own index (exactly the queue, in list order), so a deep
+  // page skips index entries; then the page's rows. (`+side`: a plain `side = 'A'` makes
+  // SQLite sort the page again.)
+  const pageKeys = sql`SELECT side, src_id FROM ${cRows} INDEXED BY c_rows_queue
+    WHERE ${sql.raw(EXCEPTIONS_QUEUE)} AND +side = 'A' ${face.effectiveFrom === null ? sql`` : sql`AND posted_on >= ${face.effectiveFrom}`}
+    ORDER BY posted_on DESC, side, src_id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
   const exceptions = db
     .select(rowColumns)
     .from(cRows)
-    // `+side` keeps SQLite off the key for a one-letter column: the queue's index (category, then the list order) is the narrow path.
-    .where(and(onFace(face), sql`+${cRows.side} = 'A'`, inArray(cRows.state, EXCEPTION_STATES), isNull(cRows.category)))
-    .orderBy(desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
+    .where(sql`(${cRows.side}, ${cRows.srcId}) IN (${pageKeys})`)
+    .orderBy(...listOrder)
     .all()
     .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
   // Side B is always archived, so the queue's figures in these states are side A's: counted, not scanned.

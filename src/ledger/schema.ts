@@ -8,7 +8,7 @@
  * `c_rows_derived` view and read from `c_rows`, `c_totals` and `c_words`, copies kept by
  * triggers (DERIVED_TABLES). The local model's counts are kept beside them (MODEL_TABLES).
  */
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** A bank connection the feed is pulled from. Disconnecting is not an operation. */
@@ -406,6 +406,13 @@ const relationCColumns = {
 export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).existing();
 
 /**
+ * The rows of relation C in the exceptions queue: no category, in books or pending (side B
+ * is always archived). A partial index's condition; a query that would use the index
+ * repeats it as written, since SQLite proves a partial index usable from literal terms.
+ */
+export const EXCEPTIONS_QUEUE = "category IS NULL AND state IN ('in books', 'pending')";
+
+/**
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
  * on the facts (migration 0013) in the same statement that appends each fact. Derived,
  * so it is not append-only: a line's state and category change as facts arrive. Indexed
@@ -421,6 +428,10 @@ export const cRows = sqliteTable(
     // category stays out of it, so a decision rewrites one index entry, not two.
     index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.amountCents),
     index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
+    // The exceptions queue in list order, alone: a deep page skips index entries, not rows.
+    // It carries the columns of its own condition too, without which SQLite does not count
+    // it covering and reads each entry's row (checked in the query plan).
+    index("c_rows_queue").on(desc(t.postedOn), t.side, desc(t.srcId), t.category, t.state).where(sql.raw(EXCEPTIONS_QUEUE)),
   ],
 );
 

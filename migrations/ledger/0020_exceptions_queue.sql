@@ -1,0 +1,1 @@
+CREATE INDEX `c_rows_queue` ON `c_rows` ("posted_on" desc,`side`,"src_id" desc,`category`,`state`) WHERE category IS NULL AND state IN ('in books', 'pending');
