@@ -425,7 +425,8 @@ export const cRows = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.side, t.srcId] }),
     // The list order; its trailing columns cover the counts and sums over a date range. The
-    // category stays out of it, so a decision rewrites one index entry, not two.
+    // category stays out of it, so a decision moves the line's entry in the category index
+    // alone (and drops a queued line's entry from `c_rows_queue`).
     index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.amountCents),
     index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
     // The exceptions queue in list order, alone: a deep page skips index entries, not rows.
