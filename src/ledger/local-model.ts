@@ -11,9 +11,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./model/classifier";
 import { featuresOf, type LineFacts } from "./model/features";
-import { newestLineId } from "./feed";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { MODEL_TABLES } from "./schema";
+import { inLineRanges, type Pause } from "./turns";
 import type { UndecidedLine } from "./undecided";
 
 const EVIDENCE_ENGINES = ["human", "rule"] as const;
@@ -256,17 +256,16 @@ export const LINES_PER_TURN = 2_500;
 export async function learnInTurns(
   db: LedgerDb,
   trained: TrainedModel | undefined,
-  pause: () => Promise<unknown>,
+  pause: Pause,
   linesPerTurn = LINES_PER_TURN,
 ): Promise<TrainedModel | undefined> {
   const standing = trained ? { ...marksOf(trained), size: trained.model.size } : keptStanding(db);
   if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
   const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
-  const lastLine = newestLineId(db);
-  for (let after = 0; after < lastLine; after += linesPerTurn) {
-    await pause();
-    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${after + linesPerTurn}`));
-  }
+  await pause(); // the check above was a turn of its own
+  await inLineRanges(db, linesPerTurn, pause, (after, upTo) =>
+    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`)),
+  );
   // The calibration's fit too, which the first prediction would make in a page's transaction.
   await pause();
   learnt.model.refitIfStale();

@@ -17,7 +17,7 @@ import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { wordsQueryOf } from "./rule-words";
 import { ruleRevisions } from "./schema";
-import { newestLineId } from "./feed";
+import { inLineRanges, type Pause } from "./turns";
 import { queueIsSmall, undecidedLines } from "./undecided";
 
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
@@ -309,7 +309,7 @@ export async function runRules(
   db: LedgerDb,
   face: Face | null,
   at: string,
-  pause: () => Promise<unknown> = () => Promise.resolve(),
+  pause: Pause = () => Promise.resolve(),
   linesPerTurn = RUN_TURN,
 ): Promise<number> {
   const postedFrom = face?.effectiveFrom;
@@ -350,16 +350,14 @@ const READ_OVER_DECIDE = 5;
 async function undecidedInTurns(
   db: LedgerDb,
   postedFrom: string | null | undefined,
-  pause: () => Promise<unknown>,
+  pause: Pause,
   linesPerTurn: number,
 ): Promise<Candidate[]> {
   if (queueIsSmall(db)) return undecidedLines(db, { postedFrom });
   const lines: Candidate[] = [];
-  const lastLine = newestLineId(db);
-  for (let after = 0; after < lastLine; after += linesPerTurn) {
-    if (after > 0) await pause();
-    for (const line of undecidedLines(db, { postedFrom, newerThan: after, upTo: after + linesPerTurn })) lines.push(line);
-  }
+  await inLineRanges(db, linesPerTurn, pause, (after, upTo) => {
+    for (const line of undecidedLines(db, { postedFrom, newerThan: after, upTo })) lines.push(line);
+  });
   return lines;
 }
 
