@@ -9,11 +9,10 @@ import type { Face } from "./face";
 import { categoryValue, judge } from "./judgements";
 import { refuse, type Refusal } from "./refusal";
 import { appendRevision, fromInput, matcherOf, type Rule, type RuleInput } from "./rules";
-import { cRows, EXCEPTIONS_QUEUE } from "./schema";
+import { cRows, EXCEPTION_STATES, EXCEPTIONS_QUEUE } from "./schema";
 
 export type ExceptionRow = Row & { a_id: number };
 
-const EXCEPTION_STATES: Row["state"][] = ["in books", "pending"];
 
 
 /** One page of the exceptions, newest first, and how many there are on the face. */
@@ -39,7 +38,7 @@ export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: 
     .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
   // Side B is always archived, so the queue's figures in these states are side A's: counted, not scanned.
   const total = faceFigures(db, face)
-    .filter((f) => f.category === null && EXCEPTION_STATES.includes(f.state))
+    .filter((f) => f.category === null && (EXCEPTION_STATES as readonly string[]).includes(f.state))
     .reduce((n, f) => n + f.lines, 0);
   return { exceptions, total };
 }

@@ -410,7 +410,8 @@ export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).exist
  * is always archived). A partial index's condition; a query that would use the index
  * repeats it as written, since SQLite proves a partial index usable from literal terms.
  */
-export const EXCEPTIONS_QUEUE = "category IS NULL AND state IN ('in books', 'pending')";
+export const EXCEPTION_STATES = ["in books", "pending"] as const satisfies readonly (typeof LINE_STATES)[number][];
+export const EXCEPTIONS_QUEUE = `category IS NULL AND state IN (${EXCEPTION_STATES.map((s) => `'${s}'`).join(", ")})`;
 
 /**
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
