@@ -12,24 +12,18 @@ import { SYNC_MAX_DELIVERIES } from "../ledger/sync";
 import { bankFor } from "../providers/bank";
 import { BankProviderError, type BankProvider, type FeedPage } from "../providers/bank/types";
 import { recordMeter } from "../index-db/meter";
+import { FIRST_TRANSACTION_LINES, nextTransactionLines, yieldToRuntime } from "./pacing";
 import { sendToTail, type TailClient } from "./tail";
-
-/**
- * How many lines of pages the ledger applies in one transaction. A commit writes every
- * index page its lines touched; lines that arrive in no date order touch a different one
- * each, so for such a feed a commit a page cost a 100,000-line sync a fifth of its speed.
- * Lines that arrive as they post touch few pages, and there grouping changes nothing
- * (both measured on the service: docs/performance.md).
- */
-const LINES_PER_TRANSACTION = 4_000;
 
 const linesOf = (page: FeedPage) => page.added.length + page.modified.length + page.removed.length;
 
 /**
- * Runs one request: every page of the feed, then the tail. Pages are held until they
- * make LINES_PER_TRANSACTION lines (or the feed ends), then applied in one transaction,
- * decided by the rules and the local model, while the bank serves the next. Throws when
- * the queue should deliver it again.
+ * Runs one request: every page of the feed, then the tail. Pages are held until they make
+ * the lines one transaction should hold (or the feed ends), then applied in one
+ * transaction, decided by the rules and the local model, while the bank serves the next.
+ * Each transaction is sized by how long the last one held the object (./pacing), and the
+ * runtime is given a moment between pages, so reads are answered all through a sync.
+ * Throws when the queue should deliver it again.
  * `provider` and `tail` let tests put a faulty bank or a fake model in front.
  */
 export async function runSyncRequest(
@@ -69,13 +63,17 @@ export async function runSyncRequest(
     resolvedLocal += outcome.decidedByModel;
   };
   let held: FeedPage[] = [];
+  let transactionLines = FIRST_TRANSACTION_LINES;
   const applyHeld = async () => {
     const group = held;
     held = [];
     if (group.length === 0) return;
     let outcomes;
     try {
+      // The clock moves across the call (it is I/O), so this is the object's time for the group.
+      const started = Date.now();
       outcomes = await ledger.applyFeedPages(plan.connectionId, group);
+      transactionLines = nextTransactionLines(group.reduce((lines, p) => lines + linesOf(p), 0), Date.now() - started);
     } catch (error) {
       if (group.length === 1) throw error;
       // None of the group landed: page by page, so the pages before a bad one still do.
@@ -102,6 +100,7 @@ export async function runSyncRequest(
         await applyHeld();
         throw error;
       }
+      await yieldToRuntime();
       // A page for an earlier cursor (a response served twice) is applied as a replay and paging goes on from it.
       if (page.hasMore && page.nextCursor === page.cursorBefore) {
         await applyHeld();
@@ -113,7 +112,7 @@ export async function runSyncRequest(
         next.catch(() => undefined); // awaited on the next turn; a failure is not unhandled meanwhile
       }
       held.push(page);
-      if (!page.hasMore || held.reduce((lines, p) => lines + linesOf(p), 0) >= LINES_PER_TRANSACTION) await applyHeld();
+      if (!page.hasMore || held.reduce((lines, p) => lines + linesOf(p), 0) >= transactionLines) await applyHeld();
       if (!page.hasMore) break;
     }
   } catch (error) {
