@@ -16,25 +16,8 @@ export interface Tenant {
   session: string;
 }
 
-/**
- * wrangler dev's local queue (4.86.0) loses a long consumer invocation that starts soon
- * after the previous one ended: its answer meets a closed connection ("Broken pipe" in
- * workerd's log), the local broker waits on it forever and delivers nothing more. A
- * 100,000-line sync (6 s) asked for within 4 s of another sync's end reproduces it every
- * time (five runs); a 60,000-line one (3 s), or a wait of 9 s first, did not. So a long sync waits
- * until the queue has been quiet this long. Not the service's: Cloudflare's queue is
- * another implementation (docs/performance.md, "The local queue").
- */
-const QUEUE_QUIET_MS = 11_000;
-/** A sync of at least this many lines counts as long (a 30,000-line sync took 1.6 s). */
-const LONG_SYNC_LINES = 30_000;
-
 /** The calls the benchmarks make against one running service. */
 export function benchClient(base: string) {
-  /** Lines queued at each tenant's bank since its last sync. */
-  const queued = new Map<string, number>();
-  let lastSyncEnded = 0;
-
   /** A call answering JSON; `token` null for a call made in a session (its cookie in `init`). */
   async function json(path: string, token: string | null, init: RequestInit = {}): Promise<any> {
     const headers = new Headers(init.headers);
@@ -99,7 +82,6 @@ export function benchClient(base: string) {
       const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);
     }
-    queued.set(t.tenant, (queued.get(t.tenant) ?? 0) + count);
   }
 
   /** Changes at the tenant's sandbox bank as an aggregator's sync answers them (a day's lines, a pending line posting). */
@@ -107,7 +89,6 @@ export function benchClient(base: string) {
     const body = { accounts: [], added: [], modified: [], removed: [], ...changes };
     const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);
-    queued.set(t.tenant, (queued.get(t.tenant) ?? 0) + body.added.length + body.modified.length + body.removed.length);
   }
 
   /** The categories the generator's lines and the bench rules name, each under its header, so the P&L has sections to fill. */
@@ -121,25 +102,22 @@ export function benchClient(base: string) {
   }
 
   /**
-   * Requests a sync and waits for its final run; answers the seconds from the request to
-   * the books (to the run's own finishing time: the service runs on this machine's clock,
-   * so how often we ask does not change the figure), and the seconds the watcher's run
-   * itself took (the rest is the queue's wait). Asking is unhurried because every poll is
-   * a request the service's one thread serves between pages.
+   * Requests a sync (through `ask`, which answers sync-now's body, when the caller sends it
+   * its own way) and waits for its final run; answers the seconds from the request to the
+   * books (to the run's own finishing time: the service runs on this machine's clock, so how
+   * often we ask does not change the figure), and the seconds the watcher's run itself took
+   * (the rest is the queue's wait). Asking is unhurried because every poll is a request the
+   * service's one thread serves between pages.
    */
-  async function syncAndWait(t: Tenant): Promise<{ seconds: number; watcherSeconds: number }> {
-    if ((queued.get(t.tenant) ?? 0) >= LONG_SYNC_LINES) await sleep(Math.max(0, lastSyncEnded + QUEUE_QUIET_MS - Date.now()));
-    queued.delete(t.tenant);
+  async function syncAndWait(t: Tenant, ask?: () => Promise<{ request_id: number }>): Promise<{ seconds: number; watcherSeconds: number }> {
     const started = Date.now();
-    const request = await json("/api/v1/sync-now", t.token, { method: "POST" });
+    const request = await (ask ? ask() : json("/api/v1/sync-now", t.token, { method: "POST" }));
     for (;;) {
-      // A read that reaches the object while it applies a page can go unanswered under wrangler dev: ask again.
-      const answer = await fetch(`${base}/api/v1/sync-history`, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
-      const runs = answer?.ok ? ((await answer.json()) as any).runs : [];
+      const answer = await fetch(`${base}/api/v1/sync-history`, { headers: { authorization: `Bearer ${t.token}` } });
+      const runs = ((await answer.json()) as any).runs;
       const run = runs.find((r: any) => r.request_id === request.request_id && r.final);
       if (run) {
         if (run.status !== "ok") throw new Error(`sync failed: ${run.error}`);
-        lastSyncEnded = Date.now();
         return { seconds: (Date.parse(run.finished_at) - started) / 1000, watcherSeconds: (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 };
       }
       await sleep(500);

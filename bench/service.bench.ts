@@ -15,6 +15,7 @@
  *   ARRIVAL=shuffled npm run bench:service    lines delivered at random dates (the worst case)
  */
 import { execFileSync } from "node:child_process";
+import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -140,23 +141,95 @@ async function measureRead(t: Tenant, size: number, name: string, path: string, 
   });
 }
 
+interface TimedCall {
+  ms: number;
+  answered: boolean;
+  body: string;
+}
+
+/** One call on `agent` (its keep-alive connection); unanswered when nothing came within 10 s. */
+function onConnection(agent: http.Agent, method: "GET" | "POST", path: string, token: string): Promise<TimedCall> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const sent = http.request(`${base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}` } }, (answer) => {
+      let body = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk) => (body += chunk));
+      answer.on("end", () => resolve({ ms: performance.now() - started, answered: answer.statusCode === 200 || answer.statusCode === 202, body }));
+    });
+    sent.setTimeout(10_000, () => {
+      sent.destroy();
+      resolve({ ms: performance.now() - started, answered: false, body: "" });
+    });
+    sent.on("error", () => resolve({ ms: performance.now() - started, answered: false, body: "" }));
+    sent.end();
+  });
+}
+
+/**
+ * The tenant's first sync with two clients reading meanwhile, each over a keep-alive
+ * connection of its own as API clients do: get_me on this tenant and on another. The
+ * sync is asked for on a third connection, which then carries one more call at once.
+ */
+async function syncWithReaders(t: Tenant, other: Tenant) {
+  const asking = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const readers = [t, other].map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const reads: TimedCall[][] = [[], []];
+  let next: Promise<TimedCall> | undefined;
+  let done = false;
+  const reading = [t, other].map(async (tenant, i) => {
+    while (!done) reads[i]!.push(await onConnection(readers[i]!, "GET", "/api/v1/me", tenant.token));
+  });
+  try {
+    const synced = await client.syncAndWait(t, async () => {
+      const asked = await onConnection(asking, "POST", "/api/v1/sync-now", t.token);
+      if (!asked.answered) throw new Error("sync-now went unanswered");
+      next = onConnection(asking, "GET", "/api/v1/me", t.token);
+      return JSON.parse(asked.body);
+    });
+    done = true;
+    await Promise.all(reading);
+    return { ...synced, during: { tenant: reads[0]!.map(timing), bystander: reads[1]!.map(timing), next: timing(await next!) } };
+  } finally {
+    done = true;
+    for (const agent of [asking, ...readers]) agent.destroy();
+  }
+}
+
+const timing = ({ ms, answered }: TimedCall) => ({ ms, answered });
+
+function readFigure(reads: { ms: number; answered: boolean }[]): string {
+  const times = reads.filter((r) => r.answered).map((r) => r.ms).sort((a, b) => a - b);
+  const unanswered = reads.length - times.length;
+  if (times.length === 0) return `none of ${reads.length} calls answered`;
+  return `p50 ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}, slowest ${ms(times.at(-1)!)} of ${times.length} calls; ${unanswered} unanswered`;
+}
+
 async function benchSize(size: number): Promise<void> {
   const out: Record<string, unknown> = {};
+  // A tenant with books of its own, read while the main tenant's first pull lands.
+  const bystander = await client.sandboxTenant(`bench-bystander-${size}-${Date.now().toString(36)}`);
+  await client.queueLines(bystander, 1000, 9, ARRIVAL);
+  await client.syncAndWait(bystander);
   (results.sizes as Record<number, unknown>)[size] = out;
   const t = await client.sandboxTenant(`bench-${size}-${Date.now().toString(36)}`);
   const ruleList = benchRules(200, 7);
   await client.createTaxonomy(t);
   await client.createRules(t, ruleList);
   await client.queueLines(t, size, 42, ARRIVAL);
-  const { seconds, watcherSeconds } = await client.syncAndWait(t);
+  const { seconds, watcherSeconds, during } = await syncWithReaders(t, bystander);
   const me = await client.json("/api/v1/me", t.token);
-  out.sync = { seconds, watcher_seconds: watcherSeconds, lines: me.lines, lines_per_second: me.lines / seconds };
+  out.sync = { seconds, watcher_seconds: watcherSeconds, lines: me.lines, lines_per_second: me.lines / seconds, reads_during: during };
   rows.push({
     size,
     measure: "initial sync (queue to books, rules and model)",
     figure: `${Math.round(me.lines / seconds).toLocaleString("en-US")} lines/s; the watcher's run ${watcherSeconds.toFixed(1)} of ${seconds.toFixed(1)} s`,
     goal: ">= 10,000 lines/s",
   });
+  for (const [name, reads] of [["this tenant", during.tenant], ["another tenant", during.bystander]] as const) {
+    rows.push({ size, measure: `get_me on ${name} during that sync (one client, keep-alive)`, figure: readFigure(reads), goal: "p99 <= 250 ms, none unanswered" });
+  }
+  rows.push({ size, measure: "the next call on the connection that asked for that sync", figure: during.next.answered ? `answered in ${ms(during.next.ms)}` : "UNANSWERED in 10 s", goal: "answered" });
 
   const auditor = await client.auditorToken(t);
   const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
