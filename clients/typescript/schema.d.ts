@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * Export the books
-         * @description Exports the booked lines on the caller's face (pending lines and anything not in books are never exported). With a spreadsheet destination connected on /settings (`destination_id`, or the newest live one), appends a resync op and returns its `op_id`; a queue job then rewrites the sheet, so poll get_export for its status. Otherwise renders the CSV bundle and returns a receipt: row counts, four download URLs (transactions.csv, accounts.csv, the online accounting package's 3-column bank upload accounting-bank.csv, and the desktop package's accounting.iif, which carries categories) and `destinations`: `known` means the destination list was read and is empty; `unreadable` means it could not be read. The files are the books as of the export, and read the same later.
+         * @description Exports the booked lines on the caller's face (pending lines and anything not in books are never exported). With a spreadsheet destination connected on /settings (`destination_id`, or the newest live one), appends a resync op and returns its `op_id`; a queue job then rewrites the sheet, so poll get_export for its status. Otherwise renders the CSV bundle and returns a receipt: row counts, four download URLs (transactions.csv, accounts.csv, the online accounting package's 3-column bank upload accounting-bank.csv, and the desktop package's accounting.iif, which carries categories) and `destinations`: `known` means the destination list was read and is empty; `unreadable` means it could not be read. The files are the books as of the export, and read the same later. Text in the files and in a push is written as text (see get_export_file).
          */
         post: operations["export_books"];
         delete?: never;
@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * Download a file of an export
-         * @description Streams one of an export's four files, the books as of the export: transactions.csv (RFC 4180: date, description, amount, category, header, account, side, id, state), accounts.csv, accounting-bank.csv (Date,Description,Amount; MM/DD/YYYY; negative = money out) and accounting.iif (tab-delimited: !ACCNT list, then TRNS/SPL/ENDTRNS per line, each balanced). Large books stream; nothing is held whole. 404 when this tenant made no such export.
+         * @description Streams one of an export's four files, the books as of the export: transactions.csv (RFC 4180: date, description, amount, category, header, account, side, id, state), accounts.csv, accounting-bank.csv (Date,Description,Amount; MM/DD/YYYY; negative = money out) and accounting.iif (tab-delimited: !ACCNT list, then TRNS/SPL/ENDTRNS per line, each balanced). Text is written as text: a cell a spreadsheet would read as a formula (`=`, `+`, `-` or `@` first, also behind spaces) starts with an added `'`, and such a character after a `;` inside the text gets one after the `;`; a tab or a line break is a space and any other control character U+FFFD, so every record is one line. Amounts are plain numbers, never prefixed. Large books stream; nothing is held whole. 404 when this tenant made no such export.
          */
         get: operations["get_export_file"];
         put?: never;

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ledgerOf } from "../env";
 import { liveDestinations } from "../index-db/destinations";
 import { faceFor } from "../ledger/face";
+import { spreadsheetReads } from "../../test/fixtures/export-files";
 import { FakeSheets, SHEETS_TOKEN } from "../../test/fixtures/fake-sheets";
 import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, ro, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
 import { requestExport } from "./export-books";
@@ -87,6 +88,36 @@ describe("the push job", () => {
     // A second delivery of the same message pushes nothing.
     await push(t, opId, 2, sheets);
     expect(sheets.requests).toHaveLength(3);
+  });
+
+  it("pushes text a spreadsheet would run as text, control characters shown, amounts and ids as numbers", async () => {
+    const t = await createTenant();
+    await deliver(t.tenant, {
+      accounts: [{ ...CHECKING, account_id: "@acc" }],
+      added: [
+        txn("link", { name: '=HYPERLINK("http://x","y")', amount: 12.5, date: "2026-11-02", account_id: "@acc" }),
+        txn("ctl", { name: "NUL\u0000 then\r\nCSI\u009b", amount: -3, date: "2026-11-03", account_id: "@acc" }),
+      ],
+    });
+    await syncNow(t);
+    const rows = (await api(rw(t), "/api/v1/transactions")).body.rows;
+    expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "-Fees", header: "expense" } })).status).toBe(200);
+    await judge(t, rows.find((r: any) => r.description.startsWith("=HYPERLINK")).src_id, "-Fees");
+    sheets.addSpreadsheet("sheet-5");
+    const opId = await openOp(t, await connect(t, "sheet-5"));
+
+    await push(t, opId, 1, sheets);
+    // The values are written RAW (the fake refuses anything else), so the sheet stores these
+    // strings; the prefix keeps them text in a CSV downloaded from the sheet.
+    const [header, ...pushed] = sheets.sheet("sheet-5");
+    expect(header).toEqual(HEADER);
+    expect(JSON.stringify(pushed)).toBe(
+      JSON.stringify([
+        ["2026-11-02", `'=HYPERLINK("http://x","y")`, -12.5, "'-Fees", "expense", "'@acc", "A", pushed[0]![7], "in books"],
+        ["2026-11-03", "NUL\ufffd then CSI\ufffd", 3, "", "", "'@acc", "A", pushed[1]![7], "in books"],
+      ]),
+    );
+    for (const row of pushed) for (const cell of row) expect(typeof cell === "number" || spreadsheetReads(cell) === "text", String(cell)).toBe(true);
   });
 
   it("retries a failure the API may recover from, and the retry leaves one copy of the books", async () => {

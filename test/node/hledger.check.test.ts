@@ -1,7 +1,9 @@
 /**
  * The bank upload as an accounting tool reads it: a sandbox tenant's books are exported by
  * the running service, hledger reads accounting-bank.csv with the repository's rules file,
- * and its transactions and totals must be the books'.
+ * and its transactions and totals must be the books'. Some descriptions are text a
+ * spreadsheet would run, or carry control characters: hledger reads them as the file shows
+ * them (prefixed with `'`, controls replaced), and the amounts are untouched.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +15,21 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 const baseUrl = inject("baseUrl");
 const RULES = fileURLToPath(new URL("../../scripts/hledger/accounting-bank.rules", import.meta.url));
 const LINES = 250;
+
+/** Bank descriptions and how the file shows them. */
+const HOSTILE: { name: string; shown: string }[] = [
+  { name: '=HYPERLINK("http://x","y")', shown: `'=HYPERLINK("http://x","y")` },
+  { name: "=cmd|' /C calc'!A0", shown: "'=cmd|' /C calc'!A0" },
+  { name: "+1+2", shown: "'+1+2" },
+  { name: "-REFUND", shown: "'-REFUND" },
+  { name: "@SUM(1,2)", shown: "'@SUM(1,2)" },
+  { name: "\t=1+1", shown: "' =1+1" },
+  { name: "\r=1+1", shown: "' =1+1" },
+  { name: "  -2", shown: "'  -2" },
+  { name: "REF 9;=1+1", shown: "REF 9;'=1+1" },
+  { name: "NUL\u0000ESC\u001b[31mNEL\u0085CSI\u009bEND", shown: "NUL\ufffdESC\ufffd[31mNEL CSI\ufffdEND" },
+  { name: "two\r\nlines", shown: "two lines" },
+];
 
 interface HledgerTransaction {
   tdate: string;
@@ -36,7 +53,8 @@ async function json(path: string, init: RequestInit = {}): Promise<any> {
 }
 
 function hledger(file: string, ...args: string[]): string {
-  return execFileSync("hledger", ["-f", file, "--rules-file", RULES, ...args], { encoding: "utf8" });
+  // A UTF-8 locale: hledger decodes its input by the locale, and the file carries U+FFFD.
+  return execFileSync("hledger", ["-f", file, "--rules-file", RULES, ...args], { encoding: "utf8", env: { ...process.env, LC_ALL: "C.UTF-8" } });
 }
 
 /** A posting's amount in integer cents, from hledger's decimal mantissa. */
@@ -55,15 +73,17 @@ describe("accounting-bank.csv read by hledger", () => {
     expect(created.status).toBe(201);
     token = ((await created.json()) as any).tokens.read_write;
 
-    // Lines with commas, quotes, cents and both signs, a pending one and a retracted one.
+    // Lines with commas, quotes, cents and both signs, text a spreadsheet would run, control
+    // characters, a pending one and a retracted one.
     const added = Array.from({ length: LINES }, (_, i) => ({
       transaction_id: `h${i}`,
       account_id: "acc_checking",
       amount: ((i % 7) - 3) * 101.37 + i / 100,
       date: `2026-${String(9 + (i % 3)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`,
-      name: i % 5 === 0 ? `CLIENT "${i}", LLC` : `VENDOR ${i}`,
+      name: i % 20 === 1 ? HOSTILE[((i - 1) / 20) % HOSTILE.length]!.name : i % 5 === 0 ? `CLIENT "${i}", LLC` : `VENDOR ${i}`,
       pending: i === 7,
     }));
+    expect(HOSTILE.every((h) => added.some((line) => line.name === h.name))).toBe(true);
     const bank = (body: unknown) =>
       fetch(`${baseUrl}/sandbox/tenants/${tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     expect((await bank({ accounts: [{ account_id: "acc_checking", name: "Checking" }], added })).status).toBe(202);
@@ -85,10 +105,14 @@ describe("accounting-bank.csv read by hledger", () => {
     csvPath = join(work, "accounting-bank.csv");
     writeFileSync(csvPath, await download.text());
 
+    // The books, as the file shows them.
+    const shown = new Map(HOSTILE.map((h) => [h.name, h.shown]));
     expected = [];
     for (let page = 1; ; page++) {
       const listed = await json(`/api/v1/transactions?per_page=100&page=${page}`);
-      for (const row of listed.rows) if (row.in_books) expected.push({ date: row.posted_on, description: row.description, cents: row.amount_cents });
+      for (const row of listed.rows) {
+        if (row.in_books) expected.push({ date: row.posted_on, description: shown.get(row.description) ?? row.description, cents: row.amount_cents });
+      }
       if (listed.rows.length < 100) break;
     }
   });

@@ -4,7 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cents, csvRecords, parseCsv, parseIif } from "../../../test/fixtures/export-files";
+import { cents, csvRecords, formulasSplitOnSemicolons, parseCsv, parseIif, spreadsheetReads } from "../../../test/fixtures/export-files";
 import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const CARD = { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" };
@@ -158,6 +158,116 @@ describe("export_books without a destination", () => {
     expect(now.map((r) => r.description)).toEqual(["LANDLORD RENT", "LATE SALE", 'ACME, INC. "INVOICE 7"', "SQ *BLUE BOTTLE", "VENDOR REFUND"]);
     expect(now.find((r) => r.description === "LANDLORD RENT")).toMatchObject({ category: "Meals", header: "expense" });
     expect(now.find((r) => r.description === "VENDOR REFUND")).toMatchObject({ category: "Refunds", header: "income" });
+  });
+});
+
+describe("export_books with bank text a spreadsheet would run, or that carries control characters", () => {
+  // Every field a bank or a tenant sets, hostile: the account's id, name, mask and subtype,
+  // the descriptions, a category and a label.
+  const ACCOUNT = { account_id: "@acc", name: "=Checking", mask: "-42", type: "depository", subtype: "+checking" };
+  const on = (id: string, name: string, amount: number, day: number) => txn(id, { name, amount, date: `2026-11-${String(day).padStart(2, "0")}`, account_id: "@acc" });
+  const HOSTILE = [
+    on("link", '=HYPERLINK("http://x","y")', 12.5, 1),
+    on("plus", "+1+2", 30, 2),
+    on("minus", "-REFUND", -40, 3),
+    on("at", "@SUM(1,2)", 7, 4),
+    on("tab", "\t=1+1", 1, 5),
+    on("space", "  =1+1", 2, 6),
+    on("semicolon", "REF 9;=1+1", 3, 7),
+    on("controls", "NUL\u0000ESC\u001b[31mNEL\u0085CSI\u009bEND", 4, 8),
+    on("lines", "two\tfields\r\nand lines", 5, 9),
+  ];
+  // What a person opening each file sees in the description cell, in the lines' order.
+  const SHOWN = [
+    `'=HYPERLINK("http://x","y")`,
+    "'+1+2",
+    "'-REFUND",
+    "'@SUM(1,2)",
+    "' =1+1",
+    "'  =1+1",
+    "REF 9;'=1+1",
+    "NUL\ufffdESC\ufffd[31mNEL CSI\ufffdEND",
+    "two fields and lines",
+  ];
+  let t: SandboxTenant;
+  let me: any;
+  const files: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await createTenant();
+    await deliver(t.tenant, { accounts: [ACCOUNT], added: HOSTILE });
+    await syncNow(t);
+    expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "+Fees", header: "expense" } })).status).toBe(200);
+    const rows = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
+    await judge(t, rows.find((r: any) => r.description === "+1+2").src_id, "+Fees");
+    await judge(t, rows.find((r: any) => r.description === "-REFUND").src_id, "-Refunds");
+    me = (await api(ro(t), "/api/v1/me")).body;
+    const receipt = (await api(rw(t), "/api/v1/export", { method: "POST", body: {} })).body;
+    for (const [file, url] of Object.entries<string>(receipt.urls)) files[file] = (await download(t, url)).text;
+  });
+
+  it("keeps the books as the bank sent them: only the files show the text differently", async () => {
+    const answer = await SELF.fetch(`${BASE}/api/v1/transactions?per_page=100`, { headers: { authorization: `Bearer ${t.tokens.read_only}` } });
+    const raw = await answer.text();
+    // JSON escapes C0 controls; C1 controls are valid JSON and come as they are.
+    expect(raw).toContain("NUL\\u0000ESC\\u001b[31mNEL\u0085CSI\u009bEND");
+    const stored = JSON.parse(raw).rows.map((r: any) => r.description).reverse();
+    expect(JSON.stringify(stored)).toBe(JSON.stringify(HOSTILE.map((l) => l.name)));
+  });
+
+  it("writes transactions.csv with every text cell read as text, one record a line, amounts as numbers", () => {
+    const text = files["transactions.csv"]!;
+    const records = csvRecords(text);
+    expect(text.split("\r\n")).toHaveLength(HOSTILE.length + 2);
+    expect(JSON.stringify(records.map((r) => r.description))).toBe(JSON.stringify(SHOWN));
+    for (const r of records) {
+      for (const [column, cell] of Object.entries(r)) expect(spreadsheetReads(cell), `${column}: ${cell}`).toBe(["amount", "id"].includes(column) ? "number" : "text");
+      expect(r.account).toBe("'@acc");
+    }
+    expect(records.find((r) => r.description === "'+1+2")).toMatchObject({ amount: "-30.00", category: "'+Fees", header: "expense" });
+    expect(records.find((r) => r.description === "'-REFUND")).toMatchObject({ amount: "40.00", category: "'-Refunds", header: "" });
+    expect(records.reduce((sum, r) => sum + cents(r.amount!), 0)).toBe(me.total_cents);
+    expect(formulasSplitOnSemicolons(text)).toEqual([]);
+  });
+
+  it("writes accounts.csv with the account's id, name, mask and subtype read as text", () => {
+    expect(csvRecords(files["accounts.csv"]!)).toEqual([
+      { account_id: "'@acc", name: "'=Checking", mask: "'-42", type: "depository", subtype: "'+checking", booked_lines: "9", booked_total: "-24.50" },
+    ]);
+    expect(me.total_cents).toBe(-2450);
+  });
+
+  it("writes the bank upload with the descriptions read as text and the amounts as numbers", () => {
+    const rows = parseCsv(files["accounting-bank.csv"]!);
+    expect(rows).toHaveLength(HOSTILE.length + 1);
+    expect(JSON.stringify(rows.slice(1).map((r) => r[1]))).toBe(JSON.stringify(SHOWN));
+    for (const [date, description, amount] of rows.slice(1)) {
+      expect([date, description, amount].map((cell) => spreadsheetReads(cell!))).toEqual(["text", "text", "number"]);
+    }
+    expect(rows.slice(1).reduce((sum, r) => sum + cents(r[2]!), 0)).toBe(me.total_cents);
+    expect(formulasSplitOnSemicolons(files["accounting-bank.csv"]!)).toEqual([]);
+  });
+
+  it("writes an IIF whose records stay whole and balanced, every name and memo read as text", () => {
+    const iif = parseIif(files["accounting.iif"]!);
+    expect(iif.accounts).toEqual([
+      { name: "'=Checking (-42)", type: "BANK" },
+      { name: "Uncategorized Expense", type: "EXP" },
+      { name: "'+Fees", type: "EXP" },
+      { name: "'-Refunds", type: "INC" },
+    ]);
+    // An IIF field's edge spaces are trimmed.
+    const memos = [...SHOWN.slice(0, 4), "'=1+1", "'=1+1", ...SHOWN.slice(6)];
+    expect(JSON.stringify(iif.transactions.map((b) => b[0]![6]))).toBe(JSON.stringify(memos));
+    for (const block of iif.transactions) {
+      expect(block.map((r) => r[0])).toEqual(["TRNS", "SPL"]);
+      for (const record of block) {
+        expect(record).toHaveLength(7);
+        expect(record.map(spreadsheetReads), record.join(" | ")).toEqual(["text", "text", "text", "text", "text", "number", "text"]);
+      }
+      expect(block.reduce((sum, r) => sum + cents(r[5]!), 0)).toBe(0);
+    }
+    expect(iif.transactions.reduce((sum, b) => sum + cents(b[0]![5]!), 0)).toBe(me.total_cents);
   });
 });
 

@@ -16,7 +16,8 @@ export const exportBooks = defineEndpoint({
     "bundle and returns a receipt: row counts, four download URLs (transactions.csv, accounts.csv, the online accounting " +
     "package's 3-column bank upload accounting-bank.csv, and the desktop package's accounting.iif, which carries " +
     "categories) and `destinations`: `known` means the destination list was read and is empty; `unreadable` means it could " +
-    "not be read. The files are the books as of the export, and read the same later.",
+    "not be read. The files are the books as of the export, and read the same later. Text in the files and in a push is " +
+    "written as text (see get_export_file).",
   credential: "write",
   body: exportBooksBody,
   success: { status: 200, description: "A bundle receipt or a resync op.", schema: exportAnswer },
@@ -67,7 +68,10 @@ export const getExportFile = defineDownload({
     "Streams one of an export's four files, the books as of the export: transactions.csv (RFC 4180: date, description, " +
     "amount, category, header, account, side, id, state), accounts.csv, accounting-bank.csv (Date,Description,Amount; " +
     "MM/DD/YYYY; negative = money out) and accounting.iif (tab-delimited: !ACCNT list, then TRNS/SPL/ENDTRNS per line, each " +
-    "balanced). Large books stream; nothing is held whole. 404 when this tenant made no such export.",
+    "balanced). Text is written as text: a cell a spreadsheet would read as a formula (`=`, `+`, `-` or `@` first, also " +
+    "behind spaces) starts with an added `'`, and such a character after a `;` inside the text gets one after the " +
+    "`;`; a tab or a line break is a space and any other control character U+FFFD, so every record is one line. Amounts are plain numbers, " +
+    "never prefixed. Large books stream; nothing is held whole. 404 when this tenant made no such export.",
   credential: "read",
   params: exportFileParams,
   success: {

@@ -27,6 +27,7 @@ import {
   IIF_HEADER,
   IIF_TRANSACTIONS_HEADER,
   iifTransaction,
+  spreadsheetRow,
   TRANSACTIONS_HEADER,
   transactionsRow,
   uncategorizedAccount,
@@ -211,11 +212,11 @@ export function renderPage(db: LedgerHandle, e: ExportRecord, file: ExportFile, 
   }
 }
 
-/** The books as spreadsheet rows (transactions.csv's columns, amounts as numbers), a page at a time, for a push. */
+/** The books as spreadsheet rows (`spreadsheetRow`), a page at a time, for a push. */
 export function spreadsheetPage(db: LedgerHandle, e: ExportRecord, cursor: string | null, pageLines = EXPORT_PAGE_LINES) {
   const { lines, next } = exportLines(db, e, cursor, pageLines);
   return {
-    rows: lines.map((l) => [l.posted_on, l.description, l.amount_cents / 100, l.category ?? "", l.header ?? "", l.account_id, l.side, l.src_id, l.state]),
+    rows: lines.map(spreadsheetRow),
     next,
   };
 }
