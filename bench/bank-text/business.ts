@@ -643,10 +643,10 @@ export function makeBusiness(seed: number): Business {
   ambiguous.forEach((store, i) => {
     const ambiguity = modes[i % modes.length]!;
     const categories = store.categories;
-    // Splits where no category is a near-certainty: a calibrated model keeps these below the band.
-    const raw = categories.map(() => 0.5 + r.float());
+    // Splits where no category has more than 70% of the lines: a calibrated model keeps these below the band.
+    const raw = categories.map(() => 0.6 + r.float() * 0.8);
     const total = raw.reduce((a, b) => a + b, 0);
-    const shares = raw.map((x) => Math.min(0.7, x / total));
+    const shares = raw.map((x) => x / total);
     const uses: Use[] = categories.map((category, k) => {
       if (ambiguity === "by-amount") {
         // Decades apart: the business buys in bulk, the owner picks up a few things.
