@@ -689,7 +689,8 @@ export function makeBusiness(seed: number): Business {
 
 /** The business's own accounts, the bank and the stores made ambiguous on purpose are there from the start. */
 function canBeNew(m: Merchant): boolean {
-  return m.ambiguity === "none" && !["atm", "fee", "interest", "deposit", "transfer-in"].includes(m.kind) && m.party !== null && !m.party.startsWith("MONTHLY") && m.name !== "Owner's personal account" && m.name !== "Savings";
+  const own = ["Owner's personal account", "Owner by Zelle", "Savings", "Venmo"].includes(m.name);
+  return m.ambiguity === "none" && !own && !["atm", "fee", "interest", "deposit", "transfer-in"].includes(m.kind);
 }
 
 /** The store numbers a business visits: one to four per chain. */
