@@ -149,8 +149,6 @@ export interface Business {
   trade: string;
   owner: { first: string; last: string };
   home: [string, string];
-  checkingMask: string;
-  cardMask: string;
   debitCardLast4: string;
   merchants: Merchant[];
   /** The restaurants delivery apps name in their descriptors. */
@@ -684,7 +682,7 @@ export function makeBusiness(seed: number): Business {
   for (const m of merchants) {
     m.isNew = canBeNew(m) && r.chance(0.13);
   }
-  return { seed, legalName, trade, owner, home, checkingMask: r.digits(4), cardMask: r.digits(4), debitCardLast4: r.digits(4), merchants, restaurants };
+  return { seed, legalName, trade, owner, home, debitCardLast4: r.digits(4), merchants, restaurants };
 }
 
 /** The business's own accounts, the bank and the stores made ambiguous on purpose are there from the start. */
