@@ -1,8 +1,9 @@
 /**
- * A seeded generator of realistic bank lines with their true categories, for the model's
- * evaluation and the benchmarks: a few hundred merchants across the five headers, printed
- * as banks print them (processor prefixes, store numbers, card suffixes, cities, reference
- * numbers, random casing), recurring and one-off, with amounts of the right sign and size.
+ * A seeded generator of realistic bank lines with their true categories, for the benchmarks
+ * and the soak: a few hundred merchants across the five headers, printed in one text style
+ * (processor prefixes, store numbers, card suffixes, cities, reference numbers, random
+ * casing), recurring and one-off, with amounts of the right sign and size. The model's
+ * evaluation prints its lines as nine banks do instead (bench/bank-text/).
  */
 
 /** Mulberry32: small, fast, seedable. */
