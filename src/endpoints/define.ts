@@ -7,7 +7,7 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
-import { clientAddress } from "../limits/attempts";
+import { clientAddress } from "../limits/client-address";
 import { ledgerOf, type Env } from "../env";
 import { faceFor, type Face } from "../ledger/face";
 import type { TenantLedger } from "../ledger/tenant-ledger";
@@ -31,8 +31,8 @@ export interface Call<P, Q, B> {
   now: Date;
   /** The request's origin (`https://host`), for the absolute URLs an answer names. */
   origin: string;
-  /** The client's address as the platform reports it, for the attempt limits. */
-  address: string;
+  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the attempt limits. */
+  address: string | null;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -194,7 +194,7 @@ function build<P, Q, B>(
       face: faceFor(caller.tenant, now),
       now,
       origin: new URL(c.req.url).origin,
-      address: clientAddress(c.req.raw),
+      address: clientAddress(c.req.raw, c.env),
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,
