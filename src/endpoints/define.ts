@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
 import { clientAddress } from "../limits/client-address";
+import { limitCredential, RATE_LIMITS } from "../limits/rate-limit";
 import { ledgerOf, type Env } from "../env";
 import { faceFor, type Face } from "../ledger/face";
 import type { TenantLedger } from "../ledger/tenant-ledger";
@@ -112,6 +113,19 @@ const problem = (description: string) => ({
   content: { "application/problem+json": { schema: problemSchema } },
 });
 
+const { credential: perCredential, address: perAddress } = RATE_LIMITS;
+/** Every operation's 429: the general rate limits (an operation's own 429s come after it). */
+export const RATE_LIMITED =
+  `Over a rate limit (\`rate_limited\`): ${perCredential.limit} requests per ${perCredential.periodSeconds} s per credential, ` +
+  `${perAddress.limit.toLocaleString("en-US")} per ${perAddress.periodSeconds} s per client address. Nothing was done; \`Retry-After\` says when to try again.`;
+
+const tooMany = (description: string) => ({
+  ...problem(description),
+  headers: {
+    "Retry-After": { description: "Seconds to wait before trying again.", required: true, schema: { type: "integer" as const, minimum: 1 } },
+  },
+});
+
 export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: EndpointSpec<P, Q, B, S>,
 ): Endpoint {
@@ -163,6 +177,7 @@ function build<P, Q, B>(
     403: problem([CREDENTIAL_REFUSALS[spec.credential], spec.errors?.[403]].filter(Boolean).join(" Also: ")),
     ...(access === "write" ? { 413: problem("The body is larger than the service takes (1 MiB).") } : {}),
     ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
+    429: tooMany([RATE_LIMITED, spec.errors?.[429]].filter(Boolean).join(" Also: ")),
     500: problem("An unexpected fault; nothing internal is named."),
   };
   const route = createRoute({
@@ -217,11 +232,12 @@ function build<P, Q, B>(
   };
 }
 
-/** Resolves the credential and applies the rule before any input is validated. */
+/** Resolves the credential, counts the call against it, and applies the rule, before any input is validated. */
 function authenticate(rule: CredentialRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const now = new Date();
     const caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, now);
+    await limitCredential(c.env, caller.rateKey);
     checkRule(caller, rule, c.req.raw, now);
     c.set("caller", caller);
     await next();
