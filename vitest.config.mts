@@ -21,6 +21,12 @@ export default defineConfig(async () => {
           },
           // A D1 database no migration has touched: reading the index from it fails, as an outage would.
           d1Databases: { UNMIGRATED_DB: "unmigrated-index" },
+          // Rate limits of a few calls, which test/rate-limits.test.ts hands to the app in place of
+          // wrangler.toml's: spending those through the app would take thousands of calls a test.
+          ratelimits: {
+            SMALL_RATE_LIMIT_CREDENTIAL: { simple: { limit: 5, period: 10 } },
+            SMALL_RATE_LIMIT_ADDRESS: { simple: { limit: 8, period: 10 } },
+          },
           // The service delivers sync requests at once (wrangler.toml). Tests that deliver a
           // request themselves, to prove a second delivery finds it over, need the real queue's
           // own delivery to come after theirs: here the queue waits a second, as it once did.

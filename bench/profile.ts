@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import { startLocalService } from "../scripts/local-service";
+import { startLocalService, UNLIMITED } from "../scripts/local-service";
 import { benchClient, benchRules } from "./bench-tenants";
 import { arrivalFrom } from "./generator";
 
@@ -84,7 +84,7 @@ function summarise(profile: CpuProfile) {
   return { own: top(own), within: top(within) };
 }
 
-const service = await startLocalService({ log: join(tmpdir(), "ledger-profile-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: "500" } });
+const service = await startLocalService({ log: join(tmpdir(), "ledger-profile-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: "500", ...UNLIMITED } });
 try {
   const client = benchClient(service.baseUrl);
   const t = await client.sandboxTenant(`profile-${Date.now().toString(36)}`);

@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startLocalService } from "../scripts/local-service";
+import { startLocalService, UNLIMITED } from "../scripts/local-service";
 import { benchClient, benchRules, type BenchClient, type Tenant } from "./bench-tenants";
 import { arrivalFrom, generateLines } from "./generator";
 
@@ -39,7 +39,7 @@ let client: BenchClient;
 let group = 0;
 
 async function startService(): Promise<() => Promise<void>> {
-  const service = await startLocalService({ log: join(tmpdir(), "ledger-bench-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: String(PAGE_SIZE) } });
+  const service = await startLocalService({ log: join(tmpdir(), "ledger-bench-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: String(PAGE_SIZE), ...UNLIMITED } });
   base = service.baseUrl;
   client = benchClient(base);
   group = service.group;

@@ -10,7 +10,7 @@
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startLocalService } from "../scripts/local-service";
+import { startLocalService, UNLIMITED } from "../scripts/local-service";
 import { generateLines, prng } from "./generator";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -19,7 +19,7 @@ const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 12);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 const CATEGORIES = ["Meals", "Rent", "Software", "Supplies", "uncategorized"];
 
-const service = await startLocalService({ log: join(tmpdir(), "ledger-soak-server.log") });
+const service = await startLocalService({ log: join(tmpdir(), "ledger-soak-server.log"), vars: UNLIMITED });
 const base = service.baseUrl;
 const random = prng(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start [-- wrangler dev flags]`: applies the local D1 migrations (to the same
 // state directory and config wrangler dev will use), then serves the Worker in workerd
-// with the sandbox on. No account and no network are needed.
+// with the sandbox on and the client's address untrusted. No account and no network are needed.
 import { spawn, spawnSync } from "node:child_process";
 
 const passThrough = process.argv.slice(2);
@@ -25,7 +25,10 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // Defaults only where the caller did not pass its own flag.
 const defaults = ["--test-scheduled", ...(given("--ip") ? [] : ["--ip", "127.0.0.1"]), ...(given("--port") ? [] : ["--port", "8787"])];
-const dev = spawn(...wrangler(["dev", ...defaults, "--var", "SANDBOX:on", ...passThrough], "inherit"));
+// Locally a client sets CF-Connecting-IP at will (wrangler dev passes its own through): the
+// address is not trusted unless the caller's own `--var TRUST_CF_CONNECTING_IP:on`, later, says so.
+const local = ["--var", "SANDBOX:on", "--var", "TRUST_CF_CONNECTING_IP:off"];
+const dev = spawn(...wrangler(["dev", ...defaults, ...local, ...passThrough], "inherit"));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 // A wrangler ended by a signal did not succeed: exit as a shell would (128 + signal number).
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };

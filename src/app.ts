@@ -13,6 +13,7 @@ import { docs } from "./docs/routes";
 import { handleMcp } from "./mcp/server";
 import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tools";
 import { limitBodies, responseHeaders } from "./http/guards";
+import { limitAddresses } from "./limits/rate-limit";
 import { hooks } from "./messages/hooks";
 import { pages } from "./pages/routes";
 import { sandbox } from "./sandbox/routes";
@@ -26,7 +27,8 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     },
   });
 
-  app.use("*", responseHeaders, limitBodies);
+  // The headers wrap every answer, refusals included; the address limit comes before any body is read.
+  app.use("*", responseHeaders, limitAddresses, limitBodies);
   for (const endpoint of index) app.openapi(endpoint.route, endpoint.run);
 
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {

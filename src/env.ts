@@ -6,8 +6,15 @@ declare global {
     interface Env {
       TENANT_LEDGER: DurableObjectNamespace<TenantLedger>;
       INDEX_DB: D1Database;
-      /** Failed sign-ins and grant confirmations, one object per tenant or client address. */
+      /** Failed sign-ins and grant confirmations (and the sign-in's trusted browsers), one object per tenant or client address. */
       ATTEMPT_LIMITER: DurableObjectNamespace<import("./limits/attempt-limiter").AttemptLimiter>;
+      /** The general rate limits (Workers Rate Limiting): requests per credential and per client address. */
+      RATE_LIMIT_CREDENTIAL: RateLimit;
+      RATE_LIMIT_ADDRESS: RateLimit;
+      /** `off` lifts the general rate limits, honoured only where the sandbox is on (the benchmark and the soak). */
+      RATE_LIMITS: string;
+      /** `on` where Cloudflare's edge sets `CF-Connecting-IP` (the deployed Worker); elsewhere a client sets it at will. */
+      TRUST_CF_CONNECTING_IP: string;
       /** Sync requests and export pushes (one queue, one consumer). */
       SYNC_QUEUE: Queue<QueueMessage>;
       /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */

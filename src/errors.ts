@@ -56,8 +56,16 @@ export class ApiError extends Error {
   /** Seconds until a refused caller may try again (a 429's `Retry-After`). */
   retryAfterSeconds?: number;
 
+  /** Too many failed sign-ins or grant confirmations from this client lately. */
   static tooManyAttempts(detail: string, retryAfterSeconds: number): ApiError {
     const error = new ApiError(429, "too_many_requests", detail);
+    error.retryAfterSeconds = retryAfterSeconds;
+    return error;
+  }
+
+  /** Over the general rate limit of a credential or a client address. */
+  static rateLimited(detail: string, retryAfterSeconds: number): ApiError {
+    const error = new ApiError(429, "rate_limited", detail);
     error.retryAfterSeconds = retryAfterSeconds;
     return error;
   }

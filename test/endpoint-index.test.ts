@@ -2,6 +2,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "../src/endpoints/index";
+import { RATE_LIMITS } from "../src/limits/rate-limit";
 import { BASE, concretePath } from "./fixtures/sandbox";
 
 const key = (method: string, path: string, id: string) => `${method.toUpperCase()} ${path} ${id}`;
@@ -50,6 +51,22 @@ describe("the endpoint index", () => {
       }
     }
     expect(operations.sort()).toEqual(fromIndex);
+  });
+
+  it("documents the rate limits: 429 with Retry-After on every operation, and the numbers in the API's description", async () => {
+    const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        const refused = op.responses["429"];
+        expect(refused, op.operationId).toBeDefined();
+        expect(refused.description, op.operationId).toContain("`rate_limited`");
+        expect(refused.headers?.["Retry-After"], op.operationId).toMatchObject({ required: true, schema: { type: "integer" } });
+      }
+    }
+    expect(doc.paths["/api/v1/auditor/grants/{request_id}/confirm"].post.responses["429"].description).toContain("`too_many_requests`");
+    const { credential, address } = RATE_LIMITS;
+    expect(doc.info.description).toContain(`${credential.limit} calls every ${credential.periodSeconds} seconds`);
+    expect(doc.info.description).toContain(`${address.limit.toLocaleString("en-US")} every ${address.periodSeconds} seconds`);
   });
 
   it("describes every field and parameter it documents", async () => {

@@ -1,7 +1,7 @@
 /** Every answer's guards: bounded bodies (413 before parsing) and the headers browsers obey. */
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, PAGE_CSP } from "../src/http/guards";
+import { HSTS, MAX_BODY_BYTES, PAGE_CSP } from "../src/http/guards";
 import { api, BASE, createTenant, rw, session, type SandboxTenant } from "./fixtures/sandbox";
 
 describe("request bodies", () => {
@@ -51,6 +51,35 @@ describe("response headers", () => {
       expect(answer.headers.get("x-content-type-options"), path).toBe("nosniff");
       expect(answer.headers.get("referrer-policy"), path).toBe("same-origin");
     }
+  });
+
+  it("tell browsers to use only HTTPS, on every answer: errors, pages, descriptions, the tool face, the sandbox and the webhook", async () => {
+    const answers = {
+      "a read": await SELF.fetch(`${BASE}/api/v1/me`, { headers: { authorization: `Bearer ${t.tokens.read_only}` } }),
+      "a 401 problem": await SELF.fetch(`${BASE}/api/v1/me`),
+      "a 404 problem": await SELF.fetch(`${BASE}/api/v1/nothing-here`),
+      "a 405 problem": await SELF.fetch(`${BASE}/mcp`),
+      "a page": await SELF.fetch(`${BASE}/signin`),
+      "a sign-in refused": await SELF.fetch(`${BASE}/signin`, { method: "POST", headers: { origin: BASE, "content-type": "application/x-www-form-urlencoded" }, body: "tenant=nobody-here&password=x" }),
+      "/openapi.json": await SELF.fetch(`${BASE}/openapi.json`),
+      "/api/v1": await SELF.fetch(`${BASE}/api/v1`),
+      "/docs": await SELF.fetch(`${BASE}/docs`),
+      "/mcp": await SELF.fetch(`${BASE}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      }),
+      "the sandbox": await SELF.fetch(`${BASE}/sandbox/tenants/${t.tenant}/outbox`),
+      "the webhook": await SELF.fetch(`${BASE}/hooks/sms`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "Body=hi" }),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      expect(answer.headers.get("strict-transport-security"), what).toBe("max-age=63072000; includeSubDomains");
+      expect(answer.headers.get("x-frame-options"), what).toBe("DENY");
+      await answer.body?.cancel();
+    }
+    expect(answers["/mcp"].status).toBe(200);
+    expect(answers["the webhook"].status).toBe(403);
+    expect(HSTS).not.toContain("preload");
   });
 
   it("keep anything carrying books, credentials or codes out of caches", async () => {

@@ -19,6 +19,8 @@ export interface Caller {
   actor: string;
   /** The grant an auditor token's label names; null for every other credential. */
   grant: GrantRecord | null;
+  /** What the credential rate limit counts by: `token:<kid>`, `grant:<grant id>` or `session:<hash of the cookie>`. */
+  rateKey: string;
 }
 
 /**
@@ -44,16 +46,16 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     if (token.scope === "auditor") {
       const grant = await grantOfToken(d1, token.label);
       if (!grant || grant.tokenKid !== token.kid || grant.tenantId !== tenant.id) throw refused("The bearer token names no grant.");
-      return { tenant, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant };
+      return { tenant, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant, rateKey: `grant:${grant.id}` };
     }
-    return { tenant, kind: "token", scope: token.scope, kid: token.kid, actor: `token:${tenant.id}:${token.kid}`, grant: null };
+    return { tenant, kind: "token", scope: token.scope, kid: token.kid, actor: `token:${tenant.id}:${token.kid}`, grant: null, rateKey: `token:${token.kid}` };
   }
   const cookie = getCookieFrom(request);
   if (cookie !== undefined) {
     const session = await findLiveSession(d1, cookie, now);
     if (!session) throw refused("The session has ended or expired; sign in again at /signin.");
     const tenant = session.tenant;
-    return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}`, grant: null };
+    return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}`, grant: null, rateKey: `session:${session.idHash}` };
   }
   throw new ApiError(401, "credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
 }

@@ -10,7 +10,7 @@ import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { sandboxOn, type Env } from "../env";
 import { ApiError } from "../errors";
-import { guardAttempt, recordFailedAttempt } from "../limits/attempts";
+import { addressLimiter, CONFIRM, tooManyAttempts } from "../limits/attempts";
 import { auditorGrants, grantRequests } from "../index-db/schema";
 import type { SmsCarrier } from "../providers/sms/types";
 import { SmsError } from "../providers/sms/types";
@@ -126,8 +126,10 @@ export interface GrantConfirm {
 const refuse = (code: string, detail: string) => new ApiError(403, code, detail);
 
 /**
- * Confirms a request: the live grant and its token (shown once). Failed confirmations are
- * also limited per tenant and per client `address` (429 before the code is checked).
+ * Confirms a request: the live grant and its token (shown once). Each request takes
+ * GRANT_MAX_ATTEMPTS codes; failed confirmations are also limited per client `address`
+ * (429 before the code is checked). Nothing is limited per tenant: a tenant's own
+ * confirmations cannot be stopped by anyone else's failures.
  */
 export async function confirmGrant(
   env: Env,
@@ -135,16 +137,19 @@ export async function confirmGrant(
   requestId: number,
   input: GrantConfirm,
   now: Date,
-  address: string,
+  address: string | null,
 ): Promise<{ grant: GrantView; token: string }> {
-  await guardAttempt(env, "confirm", tenantId, address, now);
+  const limiter = addressLimiter(env, "confirm", address);
+  const attempt = await limiter.admit("attempts", CONFIRM.address, now.getTime());
+  if (attempt.wait > 0) throw tooManyAttempts("grant confirmations from this client", attempt.wait);
+  let failed = false;
   try {
     return await confirmRequest(env, tenantId, requestId, input, now);
   } catch (error) {
-    if (error instanceof ApiError && (error.code === "code_wrong" || error.code === "name_mismatch")) {
-      await recordFailedAttempt(env, "confirm", tenantId, address, now);
-    }
+    failed = error instanceof ApiError && (error.code === "code_wrong" || error.code === "name_mismatch");
     throw error;
+  } finally {
+    if (!failed) await limiter.forgive("attempts", attempt.at);
   }
 }
 

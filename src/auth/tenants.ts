@@ -56,9 +56,8 @@ export async function findTenant(d1: D1Database, tenantId: string): Promise<Tena
   return drizzle(d1).select().from(tenants).where(eq(tenants.id, tenantId)).get();
 }
 
-/** The tenant when the password is right; undefined otherwise (same work either way). */
-export async function checkPassword(d1: D1Database, tenantId: string, password: string): Promise<TenantRecord | undefined> {
-  const tenant = await findTenant(d1, tenantId);
+/** The tenant (looked up already, or undefined when there is none) when the password is right; the same work either way. */
+export async function passwordMatches(tenant: TenantRecord | undefined, password: string): Promise<TenantRecord | undefined> {
   const salt = tenant?.passwordSalt ?? "no-such-tenant";
   const hash = await hashPassword(password, salt, tenant?.passwordIterations ?? PASSWORD_ITERATIONS);
   const ok = constantTimeEqual(hash, tenant?.passwordHash ?? "");

@@ -7,7 +7,8 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
-import { clientAddress } from "../limits/attempts";
+import { clientAddress } from "../limits/client-address";
+import { limitCredential, RATE_LIMITS } from "../limits/rate-limit";
 import { ledgerOf, type Env } from "../env";
 import { faceFor, type Face } from "../ledger/face";
 import type { TenantLedger } from "../ledger/tenant-ledger";
@@ -31,8 +32,8 @@ export interface Call<P, Q, B> {
   now: Date;
   /** The request's origin (`https://host`), for the absolute URLs an answer names. */
   origin: string;
-  /** The client's address as the platform reports it, for the attempt limits. */
-  address: string;
+  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the attempt limits. */
+  address: string | null;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -112,6 +113,19 @@ const problem = (description: string) => ({
   content: { "application/problem+json": { schema: problemSchema } },
 });
 
+const { credential: perCredential, address: perAddress } = RATE_LIMITS;
+/** Every operation's 429: the general rate limits (an operation's own 429s come after it). */
+export const RATE_LIMITED =
+  `Over a rate limit (\`rate_limited\`): ${perCredential.limit} requests per ${perCredential.periodSeconds} s per credential, ` +
+  `${perAddress.limit.toLocaleString("en-US")} per ${perAddress.periodSeconds} s per client address. Nothing was done; \`Retry-After\` says when to try again.`;
+
+const tooMany = (description: string) => ({
+  ...problem(description),
+  headers: {
+    "Retry-After": { description: "Seconds to wait before trying again.", required: true, schema: { type: "integer" as const, minimum: 1 } },
+  },
+});
+
 export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: EndpointSpec<P, Q, B, S>,
 ): Endpoint {
@@ -163,6 +177,7 @@ function build<P, Q, B>(
     403: problem([CREDENTIAL_REFUSALS[spec.credential], spec.errors?.[403]].filter(Boolean).join(" Also: ")),
     ...(access === "write" ? { 413: problem("The body is larger than the service takes (1 MiB).") } : {}),
     ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
+    429: tooMany([RATE_LIMITED, spec.errors?.[429]].filter(Boolean).join(" Also: ")),
     500: problem("An unexpected fault; nothing internal is named."),
   };
   const route = createRoute({
@@ -194,7 +209,7 @@ function build<P, Q, B>(
       face: faceFor(caller.tenant, now),
       now,
       origin: new URL(c.req.url).origin,
-      address: clientAddress(c.req.raw),
+      address: clientAddress(c.req.raw, c.env),
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,
@@ -217,11 +232,12 @@ function build<P, Q, B>(
   };
 }
 
-/** Resolves the credential and applies the rule before any input is validated. */
+/** Resolves the credential, counts the call against it, and applies the rule, before any input is validated. */
 function authenticate(rule: CredentialRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const now = new Date();
     const caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, now);
+    await limitCredential(c.env, caller.rateKey);
     checkRule(caller, rule, c.req.raw, now);
     c.set("caller", caller);
     await next();

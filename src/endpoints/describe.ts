@@ -1,5 +1,8 @@
 /** The generated descriptions of the endpoint index: /api/v1 and the OpenAPI document's frame. */
+import { RATE_LIMITS } from "../limits/rate-limit";
 import type { Endpoint } from "./define";
+
+const { credential: perCredential, address: perAddress } = RATE_LIMITS;
 
 export const OPENAPI_INFO = {
   title: "Ledger Service API",
@@ -7,7 +10,14 @@ export const OPENAPI_INFO = {
   description:
     "Books for small businesses, kept from the bank feed. Every line is categorised by rules, an append-only ledger of " +
     "human judgements, a model or a person; every decision can be explained; nothing is edited or deleted. Money is integer " +
-    "cents (positive = money in); dates are ISO; errors are application/problem+json.",
+    "cents (positive = money in); dates are ISO; errors are application/problem+json.\n\n" +
+    `Rate limits: each credential (personal access token, grant token or session) may make ${perCredential.limit} calls ` +
+    `every ${perCredential.periodSeconds} seconds, and each client address ${perAddress.limit.toLocaleString("en-US")} ` +
+    `every ${perAddress.periodSeconds} seconds, whatever the operation. A call over either is refused with 429 ` +
+    "`rate_limited` and `Retry-After` (seconds) before anything is done; wait that long and send it again. A client " +
+    "that syncs and categorises a year of history one call after another stays well inside them; one that sends many " +
+    "calls at once should keep to about 50 a second. Through the MCP tool face a tool call over the credential's limit " +
+    "is a tool error carrying the same problem.",
 };
 
 export const SECURITY_SCHEMES = {

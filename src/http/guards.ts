@@ -1,7 +1,8 @@
 /**
  * Guards every answer carries: request bodies are bounded before anything parses them
- * (413), and responses say how browsers may treat them: never framed, never sniffed, no
- * referrer to other sites, nothing carrying books or credentials cached, and pages under a strict CSP.
+ * (413), and responses say how browsers may treat them: only ever over HTTPS, never
+ * framed, never sniffed, no referrer to other sites, nothing carrying books or
+ * credentials cached, and pages under a strict CSP.
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -23,12 +24,20 @@ export const limitBodies: MiddlewareHandler = (c, next) => (new URL(c.req.url).p
 /** Pages run no script and load nothing from elsewhere; their one stylesheet is inline. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/**
+ * Two years, the service's subdomains included. Not `preload`: that asks browsers to
+ * hard-code the whole registrable domain, a choice for whoever owns the domain the
+ * service is deployed under, not for the service. Browsers ignore it over plain HTTP.
+ */
+export const HSTS = "max-age=63072000; includeSubDomains";
+
 /** What may be cached: the public descriptions and the viewer's files. Everything else carries books, credentials or codes. */
 const CACHEABLE = /^\/(openapi\.json|api\/v1|docs(\/.*)?)$/;
 
 export const responseHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const headers = c.res.headers;
+  headers.set("strict-transport-security", HSTS);
   headers.set("x-content-type-options", "nosniff");
   headers.set("x-frame-options", "DENY");
   // Not `no-referrer`: with it a browser sends `Origin: null` on its own forms, which the same-origin check refuses.

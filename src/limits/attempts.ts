@@ -1,44 +1,53 @@
 /**
- * Failed sign-ins and grant confirmations are limited per tenant and per client address
- * (a fixed window of failures per key, kept in an AttemptLimiter object per key). A caller
- * over a limit is refused with 429 and `Retry-After` before the password or the code is
- * even checked; success never counts.
+ * The attempt limits' numbers and keys (docs/decisions.md, "Sign-in" and "Attempt limits").
+ * Each key is one AttemptLimiter object; an attempt is counted before its password or code
+ * is checked and forgiven when it succeeds. Over a limit the caller waits (429 with
+ * `Retry-After`): the waits slow a guesser, and none of them is kept by one tenant's name.
  */
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import type { Backoff } from "./attempt-limiter";
 
-export const ATTEMPT_POLICIES = {
-  signin: { perTenant: 10, perAddress: 50, windowSeconds: 15 * 60 },
-  confirm: { perTenant: 20, perAddress: 50, windowSeconds: 15 * 60 },
+const HOUR = 3600;
+const QUARTER_HOUR = 900;
+
+export const SIGNIN = {
+  /** Sign-ins (and sign-in codes) from one client address to any tenant, by browsers the tenant does not trust. */
+  address: { free: 10, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
+  /**
+   * Failed sign-ins to one tenant from browsers it does not trust. Past `free`, such a
+   * browser needs a code texted to the enrolled phone besides the password; where no code
+   * can be texted, it waits as for an address instead.
+   */
+  untrusted: { free: 30, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
+  /** A trusted browser's own failures; past them it is treated as untrusted for the rest of the window. */
+  device: { free: 10, windowSeconds: HOUR },
+  /** How long a browser stays trusted after its last sign-in. */
+  deviceDays: 30,
+  /** A texted sign-in code: its life, the wrong answers it takes, and how many a tenant is sent in the window. */
+  code: { minutes: 10, maxWrong: 3, textsPerWindow: 5, windowSeconds: HOUR },
 } as const;
-export type AttemptKind = keyof typeof ATTEMPT_POLICIES;
 
-/** The client's address as the platform reports it (unknown locally). */
-export function clientAddress(request: Request): string {
-  return request.headers.get("cf-connecting-ip") ?? "unknown";
+export const CONFIRM = {
+  /** Failed grant confirmations (`code_wrong`, `name_mismatch`) from one client address. */
+  address: { free: 20, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
+} as const;
+
+export type AttemptKind = "signin" | "confirm";
+
+export function attemptLimiter(env: Env, key: string): DurableObjectStub<import("./attempt-limiter").AttemptLimiter> {
+  return env.ATTEMPT_LIMITER.get(env.ATTEMPT_LIMITER.idFromName(key));
 }
 
-function limiters(env: Env, kind: AttemptKind, tenant: string, address: string) {
-  const policy = ATTEMPT_POLICIES[kind];
-  const of = (name: string) => env.ATTEMPT_LIMITER.get(env.ATTEMPT_LIMITER.idFromName(name));
-  return [
-    { stub: of(`${kind}:tenant:${tenant}`), limit: policy.perTenant },
-    { stub: of(`${kind}:address:${address}`), limit: policy.perAddress },
-  ];
+/** An unknown address (not trusted, see client-address.ts) counts under one shared key: a guesser cannot leave it. */
+export function addressLimiter(env: Env, kind: AttemptKind, address: string | null) {
+  return attemptLimiter(env, `${kind}:address:${address ?? "unknown"}`);
 }
 
-/** Throws 429 when the tenant or the address has failed too often lately. */
-export async function guardAttempt(env: Env, kind: AttemptKind, tenant: string, address: string, now: Date): Promise<void> {
-  const window = ATTEMPT_POLICIES[kind].windowSeconds;
-  const waits = await Promise.all(limiters(env, kind, tenant, address).map((l) => l.stub.retryAfter(l.limit, window, now.getTime())));
-  const wait = Math.max(...waits);
-  if (wait > 0) {
-    const what = kind === "signin" ? "sign-in" : "grant confirmation";
-    throw ApiError.tooManyAttempts(`Too many failed ${what} attempts lately; try again in ${wait} s.`, wait);
-  }
+export function tenantLimiter(env: Env, kind: AttemptKind, tenant: string) {
+  return attemptLimiter(env, `${kind}:tenant:${tenant}`);
 }
 
-export async function recordFailedAttempt(env: Env, kind: AttemptKind, tenant: string, address: string, now: Date): Promise<void> {
-  const window = ATTEMPT_POLICIES[kind].windowSeconds;
-  await Promise.all(limiters(env, kind, tenant, address).map((l) => l.stub.recordFailure(window, now.getTime())));
+export function tooManyAttempts(what: string, seconds: number): ApiError {
+  return ApiError.tooManyAttempts(`Too many failed ${what} lately; try again in ${seconds} s.`, seconds);
 }

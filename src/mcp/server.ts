@@ -2,12 +2,14 @@
  * The tool face: the Model Context Protocol over Streamable HTTP at `/mcp`, stateless (a
  * server and a transport per request, JSON answers, no session id). A tool call becomes
  * the endpoint's own HTTP request, carrying the MCP request's bearer token, and is
- * dispatched through the app: the same validation, credential rules and handler. A
- * problem answer comes back as a tool result with `isError: true` and the problem's JSON.
+ * dispatched through the app: the same validation, credential rules, rate limit and
+ * handler. A problem answer comes back as a tool result with `isError: true` and the
+ * problem's JSON (a call over the credential's rate limit included: the model can read it and wait).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { RATE_LIMITS } from "../limits/rate-limit";
 import { requestFor, type ToolBinding } from "./tools";
 
 export const SERVER_INFO = { name: "ledger-service", version: "v1" };
@@ -15,7 +17,9 @@ export const SERVER_INFO = { name: "ledger-service", version: "v1" };
 const INSTRUCTIONS =
   "Books for a small business, kept from its bank feed. Money is integer cents (positive = money in); dates are ISO " +
   "(America/Chicago). Start with get_me, then list_transactions, list_exceptions and explain_transaction. Nothing is ever " +
-  "edited or deleted: every write appends. Call with a personal access token as the bearer credential.";
+  "edited or deleted: every write appends. Call with a personal access token as the bearer credential. A token may make " +
+  `${RATE_LIMITS.credential.limit} calls every ${RATE_LIMITS.credential.periodSeconds} seconds; over that a call is a tool error ` +
+  "`rate_limited` that names the wait.";
 
 export async function handleMcp(request: Request, bindings: readonly ToolBinding[], dispatch: (request: Request) => Promise<Response>): Promise<Response> {
   const byName = new Map(bindings.map((b) => [b.tool.name, b]));

@@ -8,11 +8,13 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/caller";
 import { endSession, findLiveSession, SESSION_COOKIE, startSession } from "../auth/sessions";
 import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grants";
-import { checkPassword, findTenant, setPhone } from "../auth/tenants";
+import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../auth/signin";
+import { findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import { ledgerOf, type Env } from "../env";
 import { ApiError } from "../errors";
-import { clientAddress, guardAttempt, recordFailedAttempt } from "../limits/attempts";
+import { SIGNIN } from "../limits/attempts";
+import { clientAddress } from "../limits/client-address";
 import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
@@ -40,35 +42,77 @@ function SignIn(props: { error?: string; tenant?: string }) {
   );
 }
 
+/** The code step of a sign-in from a browser the tenant has not seen, while the tenant sees many failed sign-ins. */
+function SignInCode(props: { tenant: string; challenge: string; wrongCode: boolean }) {
+  return (
+    <Page title="Sign in">
+      <h1>Sign in: the texted code</h1>
+      <p>
+        This tenant sees many failed sign-ins lately, so a browser it has not seen before needs a code besides the
+        password. If the password was right, a code was texted to the tenant's enrolled phone.
+      </p>
+      {props.wrongCode ? (
+        <p class="error" role="alert">
+          That code does not match, or it can no longer be used (a code takes {SIGNIN.code.maxWrong} tries within{" "}
+          {SIGNIN.code.minutes} minutes). <a href="/signin">Sign in again</a> for a new one.
+        </p>
+      ) : null}
+      <form method="post" action="/signin/code">
+        <input type="hidden" name="tenant" value={props.tenant} />
+        <input type="hidden" name="challenge" value={props.challenge} />
+        <label for="code">Code</label>
+        <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required />
+        <button type="submit">Sign in</button>
+      </form>
+    </Page>
+  );
+}
+
 pages.get("/signin", (c) => c.html(<SignIn />));
+
+/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to /settings. */
+function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: SignInOutcome) {
+  switch (outcome.kind) {
+    case "wait":
+      return c.html(<SignIn error={outcome.detail} tenant={tenantId} />, 429, { "retry-after": String(outcome.seconds) });
+    case "refused":
+      return c.html(<SignIn error="That tenant and password do not match." tenant={tenantId} />, 401);
+    case "code":
+      return c.html(<SignInCode tenant={tenantId} challenge={outcome.challenge} wrongCode={outcome.wrongCode} />, outcome.wrongCode ? 401 : 200);
+    case "signed_in":
+      setCookie(c, SESSION_COOKIE, outcome.session.value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", expires: outcome.session.expiresAt });
+      // Sent only to the sign-in forms, and only from this site's own pages.
+      setCookie(c, DEVICE_COOKIE, outcome.device.value, { httpOnly: true, secure: true, sameSite: "Strict", path: "/signin", expires: outcome.device.expiresAt });
+      return c.redirect("/settings", 303);
+  }
+}
+
+function attemptOf(c: Context<{ Bindings: Env }>, tenant: string) {
+  return {
+    tenant,
+    device: getCookie(c, DEVICE_COOKIE),
+    address: clientAddress(c.req.raw, c.env),
+    now: new Date(),
+    defer: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
+  };
+}
 
 pages.post("/signin", async (c) => {
   requireSameOrigin(c.req.raw);
   const form = await c.req.parseBody();
   const tenantId = String(form.tenant ?? "").trim();
   const password = String(form.password ?? "");
-  const now = new Date();
-  const address = clientAddress(c.req.raw);
-  try {
-    await guardAttempt(c.env, "signin", tenantId, address, now);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.retryAfterSeconds === undefined) throw error;
-    return c.html(<SignIn error={error.detail} tenant={tenantId} />, 429, { "retry-after": String(error.retryAfterSeconds) });
-  }
-  const tenant = tenantId && password ? await checkPassword(c.env.INDEX_DB, tenantId, password) : undefined;
-  if (!tenant) {
-    await recordFailedAttempt(c.env, "signin", tenantId, address, now);
-    return c.html(<SignIn error="That tenant and password do not match." tenant={tenantId} />, 401);
-  }
-  const session = await startSession(c.env.INDEX_DB, tenant.id, now);
-  setCookie(c, SESSION_COOKIE, session.value, {
-    httpOnly: true,
-    secure: true,
-    sameSite: "Lax",
-    path: "/",
-    expires: session.expiresAt,
-  });
-  return c.redirect("/settings", 303);
+  if (!tenantId || !password) return answerSignIn(c, tenantId, { kind: "refused" });
+  return answerSignIn(c, tenantId, await signIn(c.env, { ...attemptOf(c, tenantId), password }));
+});
+
+pages.post("/signin/code", async (c) => {
+  requireSameOrigin(c.req.raw);
+  const form = await c.req.parseBody();
+  const tenantId = String(form.tenant ?? "").trim();
+  const challenge = String(form.challenge ?? "");
+  const code = String(form.code ?? "").trim();
+  return answerSignIn(c, tenantId, await answerSignInCode(c.env, { ...attemptOf(c, tenantId), challenge, code }));
 });
 
 pages.post("/signout", async (c) => {
@@ -250,13 +294,16 @@ pages.post("/settings/phone", async (c) => {
   return c.html(<Settings env={c.env} tenant={tenant} notice="Your phone is changed; codes and replies now go to it." />);
 });
 
+type NoticeStatus = 200 | 400 | 403 | 404 | 409 | 429 | 503;
+
 /** The grant and message forms call the same domain code as the API; a refusal is shown as the page's notice. */
-async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: 200 | 400 | 403 | 404 | 409 | 503 }> {
+async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: NoticeStatus; headers: Record<string, string> }> {
   try {
-    return { notice: await work(), status: 200 };
+    return { notice: await work(), status: 200, headers: {} };
   } catch (error) {
-    if (error instanceof ApiError && [400, 403, 404, 409, 503].includes(error.status)) {
-      return { notice: error.detail, status: error.status as 400 | 403 | 404 | 409 | 503 };
+    if (error instanceof ApiError && [400, 403, 404, 409, 429, 503].includes(error.status)) {
+      const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : {};
+      return { notice: error.detail, status: error.status as NoticeStatus, headers };
     }
     throw error;
   }
@@ -289,13 +336,13 @@ pages.post("/settings/grants/:id/confirm", async (c) => {
   const input = { code: String(form.code ?? "").trim(), viewer_name: String(form.viewer_name ?? ""), viewer_channel: String(form.viewer_channel ?? "") };
   let token: string | undefined;
   const outcome = await refusalNotice(async () => {
-    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date(), clientAddress(c.req.raw));
+    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date(), clientAddress(c.req.raw, c.env));
     token = confirmed.token;
     return `The grant to ${confirmed.grant.viewer_name} is live for 24 hours.`;
   });
-  const retry = outcome.status === 403 ? { requestId: Number(c.req.param("id")), viewerName: input.viewer_name, viewerChannel: input.viewer_channel } : undefined;
+  const retry = outcome.status === 403 || outcome.status === 429 ? { requestId: Number(c.req.param("id")), viewerName: input.viewer_name, viewerChannel: input.viewer_channel } : undefined;
   c.header("cache-control", "no-store");
-  return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} grantToken={token} pending={retry} />, outcome.status);
+  return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} grantToken={token} pending={retry} />, outcome.status, outcome.headers);
 });
 
 pages.post("/settings/grants/:id/revoke", async (c) => {

@@ -1,6 +1,6 @@
 /**
  * Secrets never reach the service's log. The flows that carry them (sign-up, sign-in with
- * a password, bearer tokens and the session cookie on the API, a grant's texted code, a
+ * a password and the device cookie it sets, bearer tokens and the session cookie on the API, a grant's texted code, a
  * wrong code, the grant token) run against the real service, whose whole output goes to
  * the log file global setup names; afterwards not one of those secrets is in it.
  */
@@ -34,7 +34,8 @@ it("holds no password, token, session or grant code of the flows that carry them
   });
   expect(signin.status).toBe(303);
   const session = /svc_session=([^;]+)/.exec(signin.headers.get("set-cookie") ?? "")![1]!;
-  secrets.push(session);
+  const device = /svc_device=([^;]+)/.exec(signin.headers.get("set-cookie") ?? "")![1]!;
+  secrets.push(session, device);
   const wrong = await send("/signin", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl },

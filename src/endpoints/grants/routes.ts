@@ -46,9 +46,9 @@ export const confirmAuditorGrant = defineEndpoint({
     "Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as " +
     "at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads " +
     "GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
-    "`too_many_attempts` (5 per request), `request_expired`, `request_used`. 404 for a request this tenant never filed. " +
-    "429 with Retry-After after 20 failed confirmations for the tenant (or 50 from one client) in 15 minutes. " +
-    "Session only.",
+    "`too_many_attempts` (a request takes 5 codes; then offer the grant again for a new code), `request_expired`, " +
+    "`request_used`. 404 for a request this tenant never filed. 429 `too_many_requests` with Retry-After once one client " +
+    "has failed 20 confirmations in an hour (the waits then double from 1 s to 15 minutes). Session only.",
   credential: "session",
   params: requestParams,
   body: confirmBody,
@@ -56,7 +56,7 @@ export const confirmAuditorGrant = defineEndpoint({
   errors: {
     403: "The code, the name or the request is refused; `code` names why.",
     404: "This tenant filed no such request.",
-    429: "Too many failed confirmations lately for this tenant or this client; `Retry-After` says when to try again.",
+    429: "Too many failed confirmations from this client lately (`too_many_requests`); `Retry-After` says when to try again.",
   },
   async handler({ env, caller, params, body, now, address }) {
     return confirmGrant(env, caller.tenant.id, params.request_id, body, now, address);
