@@ -2,7 +2,7 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ApiError } from "../errors";
-import type { Tier } from "../ledger/face";
+import type { Tier } from "../tiers";
 import { tenants } from "../index-db/schema";
 import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret } from "./crypto";
 

@@ -6,7 +6,6 @@ import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations/ledger/migrations.js";
-import type { Env } from "../env";
 import type { FeedPage } from "../providers/bank/types";
 import * as books from "./books";
 import * as categories from "./categories";
@@ -30,10 +29,11 @@ import * as rules from "./rules";
 import * as tail from "./tail";
 import * as sync from "./sync";
 
-export class TenantLedger extends DurableObject<Env> {
+// The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
+export class TenantLedger extends DurableObject<Cloudflare.Env> {
   readonly db: LedgerDb;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage);
     ctx.blockConcurrencyWhile(async () => {

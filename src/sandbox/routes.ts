@@ -22,10 +22,11 @@ import { FLOOR_READS } from "../ledger/floor";
 import { faceFor } from "../ledger/face";
 import { receiveInboundSms } from "../messages/sms";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
+import { TIERS } from "../tiers";
 
 const newTenantBody = z.object({
   tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),
-  tier: z.enum(["free", "paid"]).default("paid"),
+  tier: z.enum(TIERS).default("paid"),
   visible_from: isoDateSchema.nullish(),
   phone: z.string().regex(E164, "an E.164 phone number").default("+15555550100"),
   sms: z.boolean().default(true),

@@ -1,5 +1,6 @@
 import { defineEndpoint } from "../define";
-import { CONNECTION_CAPS, USAGE_DAYS_CAP, usageQuery, usageResponse } from "./schema";
+import { CONNECTION_CAPS } from "../../tiers";
+import { USAGE_DAYS_CAP, usageQuery, usageResponse } from "./schema";
 
 export const getUsage = defineEndpoint({
   operationId: "get_usage",
