@@ -7,6 +7,8 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
+import { escapeRawControls } from "../http/json-controls";
+import { requireDecodableQuery } from "../http/query-string";
 import { clientAddress } from "../limits/client-address";
 import { limitCredential, RATE_LIMITS } from "../limits/rate-limit";
 import { ledgerOf, type Env } from "../env";
@@ -132,8 +134,8 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
   const success = { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } };
   return build(spec, spec.success.status, success, "json", async (c, call) => {
     const body = await spec.handler(call);
-    if (body instanceof JsonAnswer) return c.body(body.text, spec.success.status, { "content-type": "application/json" });
-    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+    const json = body instanceof JsonAnswer ? body.text : JSON.stringify(spec.success.schema.parse(body));
+    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
   });
 }
 
@@ -188,7 +190,7 @@ function build<P, Q, B>(
     summary: spec.summary,
     description: spec.description,
     security: SECURITY,
-    middleware: access === "write" ? [authenticate(spec.credential), requireJsonBody] : [authenticate(spec.credential)],
+    middleware: access === "write" ? [authenticate(spec.credential), requireDecodableQuery, requireJsonBody] : [authenticate(spec.credential), requireDecodableQuery],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
