@@ -2512,7 +2512,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,7 +2584,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDetail"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2721,7 +2721,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncHistory"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2791,7 +2791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2916,7 +2916,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncRequest"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2954,6 +2954,15 @@ export interface operations {
             };
             /** @description The body is larger than the service takes (1 MiB). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3022,7 +3031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,7 +3085,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3156,7 +3165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3210,7 +3219,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3330,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3357,7 +3366,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,7 +3422,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRules"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,7 +3458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["RulesRun"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,6 +3536,15 @@ export interface operations {
             };
             /** @description The body is larger than the service takes (1 MiB). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3584,7 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["MovedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3638,7 +3656,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,7 +3715,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetiredRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3742,7 +3760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3796,7 +3814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Exceptions"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3867,7 +3885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Adjudicated"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3921,7 +3939,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4099,7 +4117,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoryAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,7 +4171,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4206,7 +4224,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoriesAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Explanation"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4393,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["RollingPnl"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4658,7 +4676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParityVerdict"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4703,7 +4721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4756,7 +4774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4801,7 +4819,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4862,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4944,7 +4962,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5152,7 +5170,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOfferReceipt"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5188,7 +5206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5253,7 +5271,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantConfirmed"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5298,7 +5316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5354,7 +5372,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5399,7 +5417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
