@@ -1,0 +1,258 @@
+/**
+ * Rule patterns (`description_regex`): RE2 syntax, matched case-insensitively by re2js, a
+ * linear-time engine. No pattern can backtrack, so none needs a proof of safety: a pattern
+ * is accepted exactly when RE2 compiles it (within MAX_PATTERN_LENGTH), and whatever RE2
+ * does not have (backreferences, lookaround, possessive quantifiers, ...) is refused in
+ * words that name the construct (docs/patterns.md is the user's reference).
+ *
+ * Besides the compiled pattern, reading one yields what makes matching many patterns over
+ * many lines cheap: the literal text the whole pattern is, when it is nothing else, and
+ * the literal pieces every match must contain (a prefilter), both in the case folding of
+ * `foldForLiterals`, so one automaton pass over a line's folded text can rule patterns out
+ * before any of them runs.
+ */
+import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
+
+export const MAX_PATTERN_LENGTH = 200;
+/** A pattern reads at most this much of a description, so matching work stays bounded. */
+export const MAX_MATCHED_LENGTH = 1_000;
+
+/**
+ * What every match of a pattern contains, in `foldForLiterals`' folding: a piece of text,
+ * all of several conditions, or any of several. Only printable-ASCII-free guarantees are
+ * made: a piece is ASCII text (see `foldForLiterals`).
+ */
+export type Prefilter = string | { all: Prefilter[] } | { any: Prefilter[] };
+
+export interface RulePattern {
+  source: string;
+  /** The pattern, case-insensitive, compiled once. */
+  regex: RE2JS;
+  /**
+   * The folded ASCII text the pattern matches wherever a folded description contains it,
+   * when the pattern is nothing but that text (`ZOOM\.US`, `PG&E`); otherwise null.
+   */
+  literal: string | null;
+  /** What every match contains, or null when nothing is known (the pattern must run on every line). */
+  prefilter: Prefilter | null;
+}
+
+export type PatternReading = { pattern: RulePattern; problem?: undefined } | { pattern?: undefined; problem: string };
+
+/** Patterns read so far, shared by every rulebook in this isolate: a rulebook is compiled again after every write. */
+const readings = new Map<string, PatternReading>();
+const READINGS_KEPT = 2_000;
+
+/** The pattern compiled, or why RE2 cannot read it (in plain words, naming the construct). Never throws. */
+export function readPattern(source: string): PatternReading {
+  const known = readings.get(source);
+  if (known) return known;
+  const reading = read(source);
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
+  readings.set(source, reading);
+  return reading;
+}
+
+function read(source: string): PatternReading {
+  let regex: RE2JS;
+  try {
+    regex = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    return { problem: problemOf(error, source) };
+  }
+  const { literal, prefilter } = literalsOf(source);
+  return { pattern: { source, regex, literal, prefilter } };
+}
+
+/**
+ * The literal structure of a pattern, from RE2's own parse tree: re2js's prefilter (the
+ * required literal pieces of the simplified tree, as AND and OR of strings) and its
+ * program's literal prefix, of the pattern compiled case-sensitively (compiled
+ * case-insensitively, every letter is a class and no literal is left). Every match of the
+ * case-insensitive pattern contains, at the places the case-sensitive one would, text that
+ * folds to the same pieces; parts the pattern itself marks `(?i)` have no pieces, and
+ * parts it marks `(?-i)` match a subset of what the folding admits. The prefilter is not
+ * in re2js's documented interface: anything of another shape is read as "nothing known",
+ * which is always safe (src/ledger/pattern.test.ts checks both against plain matching).
+ */
+function literalsOf(source: string): { literal: string | null; prefilter: Prefilter | null } {
+  let re2: ReturnType<RE2JS["re2"]>;
+  try {
+    re2 = RE2JS.compile(source).re2();
+  } catch {
+    return { literal: null, prefilter: null };
+  }
+  let literal: string | null = null;
+  // An inline flag group could make part of the pattern case-sensitive: then it is no plain text.
+  if (re2.prefixComplete === true && typeof re2.prefix === "string" && re2.prefix.length > 0 && !source.includes("(?")) {
+    const folded = foldForLiterals(re2.prefix);
+    if (NON_ASCII.test(folded) === false) literal = folded;
+  }
+  return { literal, prefilter: prefilterOf(re2.prefilter) };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_RUN = /[^\x00-\x7f]+/;
+
+/** re2js's prefilter node types (src/Prefilter.js): EXACT 1, AND 2, OR 3. */
+const EXACT = 1;
+const AND = 2;
+const OR = 3;
+
+function prefilterOf(node: unknown, depth = 0): Prefilter | null {
+  if (typeof node !== "object" || node === null || depth > 100) return null;
+  const { type, str, subs } = node as { type?: unknown; str?: unknown; subs?: unknown };
+  if (type === EXACT && typeof str === "string") {
+    // Only ASCII text folds the same in the description and the piece; a non-ASCII character
+    // splits the piece, and each ASCII run of it is still in every match.
+    const runs = foldForLiterals(str).split(NON_ASCII_RUN).filter((run) => run !== "");
+    return runs.length === 0 ? null : runs.length === 1 ? runs[0]! : { all: runs };
+  }
+  if ((type === AND || type === OR) && Array.isArray(subs)) {
+    const parts = subs.map((sub) => prefilterOf(sub, depth + 1));
+    if (type === AND) {
+      const known = parts.filter((p): p is Prefilter => p !== null);
+      return known.length === 0 ? null : known.length === 1 ? known[0]! : { all: known };
+    }
+    if (parts.length === 0 || parts.some((p) => p === null)) return null;
+    return parts.length === 1 ? parts[0]! : { any: parts as Prefilter[] };
+  }
+  return null;
+}
+
+/** Every piece a prefilter names. */
+export function piecesOf(prefilter: Prefilter): string[] {
+  if (typeof prefilter === "string") return [prefilter];
+  return ("all" in prefilter ? prefilter.all : prefilter.any).flatMap(piecesOf);
+}
+
+/** Whether a text whose pieces `has` tells can hold a match. */
+export function prefilterHolds(prefilter: Prefilter, has: (piece: string) => boolean): boolean {
+  if (typeof prefilter === "string") return has(prefilter);
+  return "all" in prefilter ? prefilter.all.every((p) => prefilterHolds(p, has)) : prefilter.any.some((p) => prefilterHolds(p, has));
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const FOLDED_TO_ASCII = /[A-Z\u017f\u212a]/g;
+const foldOne = (ch: string) => (ch === "\u017f" ? "s" : ch === "\u212a" ? "k" : ch.toLowerCase());
+
+/**
+ * The case folding the literal fast paths compare in: ASCII letters lowercased, and the two
+ * characters outside ASCII that RE2's case folding equates with an ASCII letter (U+017F
+ * long s with "s", U+212A Kelvin sign with "k"; pattern.test.ts checks there are no
+ * others) turned into it; everything else as it is. So for an ASCII piece of text p and
+ * any text t, RE2 finds p case-insensitively in t exactly where the folded t contains the
+ * folded p. One code unit for one, so positions are kept.
+ */
+export function foldForLiterals(text: string): string {
+  return ASCII_ONLY.test(text) ? text.toLowerCase() : text.replace(FOLDED_TO_ASCII, foldOne);
+}
+
+/** What a pattern reads of a description: its first MAX_MATCHED_LENGTH code units, never half a surrogate pair. */
+export function matchedPart(description: string): string {
+  if (description.length <= MAX_MATCHED_LENGTH) return description;
+  const last = description.charCodeAt(MAX_MATCHED_LENGTH - 1);
+  const next = description.charCodeAt(MAX_MATCHED_LENGTH);
+  const splitsPair = last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+  return description.slice(0, splitsPair ? MAX_MATCHED_LENGTH - 1 : MAX_MATCHED_LENGTH);
+}
+
+// --- why a pattern is refused ---
+
+const SYNTAX = "RE2 syntax";
+
+/** A refusal in plain words for what re2js threw, naming the construct where one is to blame. */
+function problemOf(error: unknown, source: string): string {
+  if (error instanceof RE2JSSyntaxException) {
+    // re2js reads the flag as a `(?i)` in front of the pattern; the user wrote none.
+    const fragment = error.input === null ? null : error.input.startsWith("(?i)") && !source.startsWith("(?i)") ? error.input.slice(4) : error.input;
+    return syntaxProblem(error.error, fragment ?? "", source);
+  }
+  if (error instanceof RE2JSException) return `the pattern cannot be compiled: ${error.message}`;
+  return `the pattern cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+const quoted = (text: string) => `\`${text}\``;
+
+function syntaxProblem(kind: string, fragment: string, source: string): string {
+  switch (kind) {
+    case "invalid escape sequence":
+      return escapeProblem(fragment);
+    case "invalid or unsupported Perl syntax":
+      return groupProblem(fragment, source);
+    case "invalid named capture":
+      if (fragment.startsWith("(?<=")) return lookaround("a lookbehind", "(?<=");
+      if (fragment.startsWith("(?<!")) return lookaround("a negative lookbehind", "(?<!");
+      return `the named group ${quoted(fragment.slice(0, 40))} is malformed: write \`(?P<name>...)\` or \`(?<name>...)\`, the name of letters, digits and underscores`;
+    case "invalid nested repetition operator":
+      if (/^(?:[*+?]|\{[^}]*\})\+$/.test(fragment)) {
+        return `the possessive quantifier ${quoted(fragment)} is not in ${SYNTAX}: RE2 never backtracks, so it needs none; drop the last \`+\``;
+      }
+      return `the repetition ${quoted(fragment)} repeats a repetition, which ${SYNTAX} does not allow: write one quantifier, or group the inner repetition, as in \`(?:a{2}){3}\``;
+    case "invalid repeat count":
+      return repeatProblem(fragment);
+    case "missing argument to repetition operator":
+      return `the repetition operator ${quoted(fragment)} follows nothing it could repeat; write \`\\${fragment.charAt(0)}\` to match the character itself`;
+    case "missing closing )":
+      return "a group opened with `(` is never closed; write `\\(` to match the character itself";
+    case "unexpected )":
+      return "a `)` closes no group; write `\\)` to match the character itself";
+    case "missing closing ]":
+      return "a character class opened with `[` is never closed; write `\\[` to match the character itself";
+    case "invalid character class range":
+      if (/^\\[pP]/.test(fragment)) return `${quoted(fragment)} names no Unicode class RE2 knows (such as \`\\p{L}\`, \`\\p{Greek}\`, \`\\pN\`)`;
+      return `the class range ${quoted(fragment)} runs backwards or between things that are not characters`;
+    case "trailing backslash at end of expression":
+      return "the pattern ends in a lone backslash; write `\\\\` to match one";
+    case "duplicate capture group name":
+      return `two groups are named ${quoted(fragment)}; a group's name must be unique`;
+    case "expression nests too deeply":
+      return "the pattern nests groups or repetitions more than 1,000 deep";
+    case "expression too large":
+      return "the pattern is too large for RE2 once its repetitions are expanded; use smaller counts";
+    case "invalid capture in lookbehind":
+      return lookaround("a lookbehind", "(?<=");
+    default:
+      return `the pattern is malformed: ${kind}${fragment ? ` (${quoted(fragment)})` : ""}`;
+  }
+}
+
+function lookaround(name: string, syntax: string): string {
+  return `${name} (${quoted(syntax)}) is not in ${SYNTAX}: a linear-time engine does not look around the match; match the text itself instead`;
+}
+
+function escapeProblem(escape: string): string {
+  const letter = escape.charAt(1);
+  if (/[1-9]/.test(letter)) {
+    return `${quoted(escape)} is a backreference, which ${SYNTAX} does not have: a linear-time engine cannot match again what a group matched`;
+  }
+  if (letter === "k") return `\`\\k<name>\` is a named backreference, which ${SYNTAX} does not have: a linear-time engine cannot match again what a group matched`;
+  if (letter === "u") return `\`\\u\` escapes are JavaScript, not ${SYNTAX}: write a code point as \`\\x{00E9}\``;
+  if (letter === "c") return `\`\\c\` control escapes are not in ${SYNTAX}: write the character's code, as \`\\x{0A}\``;
+  return `the escape ${quoted(escape)} is not in ${SYNTAX} (its escapes: \`\\d \\w \\s \\b \\pL \\x{..} \\Q..\\E\`, and a backslash before punctuation)`;
+}
+
+function groupProblem(fragment: string, source: string): string {
+  if (fragment.startsWith("(?=")) return lookaround("a lookahead", "(?=");
+  if (fragment.startsWith("(?!")) return lookaround("a negative lookahead", "(?!");
+  if (fragment.startsWith("(?>")) return `an atomic group (\`(?>\`) is not in ${SYNTAX}: RE2 never backtracks, so it needs none; write \`(?:\``;
+  if (fragment.startsWith("(?#")) return `a comment group (\`(?#\`) is not in ${SYNTAX}`;
+  if (fragment.startsWith("(?|")) return `a branch reset group (\`(?|\`) is not in ${SYNTAX}; write \`(?:\``;
+  // re2js names only `(?P` here: what follows it is in the pattern.
+  if (fragment.startsWith("(?P") && source.includes("(?P=")) {
+    return `\`(?P=name)\` is a named backreference, which ${SYNTAX} does not have: a linear-time engine cannot match again what a group matched`;
+  }
+  if (fragment.startsWith("(?P") && source.includes("(?P>")) return `a subroutine call (\`(?P>name)\`) is not in ${SYNTAX}`;
+  if (fragment.startsWith("(?P")) return "a named group is malformed: write `(?P<name>...)` or `(?<name>...)`, the name of letters, digits and underscores";
+  if (/^\(\?(?:&|R|[+-]?\d)/.test(fragment)) return `recursion and subroutine calls (${quoted(fragment)}) are not in ${SYNTAX}`;
+  if (/^\(\?[a-zA-Z-]/.test(fragment)) return `the group ${quoted(fragment)} sets a flag RE2 does not have: its flags are \`i\`, \`m\`, \`s\` and \`U\`, as in \`(?s)\` or \`(?i:...)\``;
+  return `the group ${quoted(fragment)} is not in ${SYNTAX}: a group is \`(...)\`, \`(?:...)\`, \`(?P<name>...)\`, \`(?<name>...)\` or sets flags`;
+}
+
+function repeatProblem(fragment: string): string {
+  const counts = /^\{(\d*)(?:,(\d*))?\}$/.exec(fragment);
+  if (counts && counts[2] !== undefined && counts[2] !== "" && Number(counts[1]) > Number(counts[2])) {
+    return `the repetition ${quoted(fragment)} has its minimum above its maximum`;
+  }
+  return `the repetition ${quoted(fragment)} is over RE2's limit: a count is at most 1,000, and repetitions nested in one another 1,000 in all`;
+}
