@@ -85,9 +85,10 @@ export class LiteralRanks {
 
   /**
    * `smallestIn`, and `found[key] = stamp` for the key of every watched literal `text`
-   * contains (a caller that changes the stamp per text never clears `found`).
+   * contains (a caller that changes the stamp per text never clears `found`); each key
+   * found is pushed once onto `newlyFound`, when given.
    */
-  scan(text: string, found: Uint32Array, stamp: number): number {
+  scan(text: string, found: Uint32Array, stamp: number, newlyFound?: number[]): number {
     if (!this.built) this.build();
     let state = 0;
     let smallest = Infinity;
@@ -96,7 +97,13 @@ export class LiteralRanks {
       state = code < ASCII ? this.ascii[ASCII * state + code]! : this.step(state, code);
       if (this.ranks[state]! < smallest) smallest = this.ranks[state]!;
       const out = this.outputs[state]!;
-      for (let k = 0; k < out.length; k++) found[out[k]!] = stamp;
+      for (let k = 0; k < out.length; k++) {
+        const key = out[k]!;
+        if (found[key] !== stamp) {
+          found[key] = stamp;
+          newlyFound?.push(key);
+        }
+      }
     }
     return smallest;
   }

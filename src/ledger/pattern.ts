@@ -92,6 +92,11 @@ function literalsOf(source: string): { literal: string | null; prefilter: Prefil
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * The shortest piece a prefilter names: shorter ones (a space, a `#`) are in nearly every
+ * description, so watching them costs the automaton more than they rule out.
+ */
+const MIN_PIECE = 3;
 const NON_ASCII_RUN = /[^\x00-\x7f]+/;
 
 /** re2js's prefilter node types (src/Prefilter.js): EXACT 1, AND 2, OR 3. */
@@ -105,7 +110,7 @@ function prefilterOf(node: unknown, depth = 0): Prefilter | null {
   if (type === EXACT && typeof str === "string") {
     // Only ASCII text folds the same in the description and the piece; a non-ASCII character
     // splits the piece, and each ASCII run of it is still in every match.
-    const runs = foldForLiterals(str).split(NON_ASCII_RUN).filter((run) => run !== "");
+    const runs = foldForLiterals(str).split(NON_ASCII_RUN).filter((run) => run.length >= MIN_PIECE);
     return runs.length === 0 ? null : runs.length === 1 ? runs[0]! : { all: runs };
   }
   if ((type === AND || type === OR) && Array.isArray(subs)) {

@@ -107,20 +107,31 @@ export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line
   }
 }
 
+/** A pattern or a sign, tried on a line in decision order. */
+interface Tried {
+  at: number;
+  /** Whether the line's text holds what every match holds, by the pieces a scan found; null for a rule tried on every line it reaches. */
+  holds: ((found: Uint32Array, stamp: number) => boolean) | null;
+  test: (line: Candidate, matched: string) => boolean;
+}
+
 /**
  * The live rulebook compiled once for a run: the rule that decides a line, as
  * `decisionOrder(rules).find(matches)` would find it, but cheaply. Every exact description
  * is in one hash (the line's description folded once). Every pattern's literal pieces are
  * in one automaton, which reads the line's folded text once: a pattern that is nothing but
- * text is decided by it alone; any other pattern runs (RE2) only where its prefilter
- * holds; patterns with no known piece are tried on every line. Patterns and signs are
- * tried in decision order only until the best hit so far.
+ * text is decided by it alone; any other pattern runs (RE2) only where a piece of its
+ * prefilter was found and the whole prefilter holds; patterns with no known piece, and the
+ * signs, are tried on every line. They are tried in decision order only until the best hit
+ * so far.
  */
 export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | undefined {
   const ordered = decisionOrder(rules);
   const exact = new Map<string, number>();
   const literals = new LiteralRanks();
-  const others: { at: number; test: (line: Candidate, matched: string, found: Uint32Array, stamp: number) => boolean }[] = [];
+  const tried: Tried[] = [];
+  /** For each watched piece's key, the rules (their places in `tried`) whose prefilter names it. */
+  const triedByKey: number[][] = [];
   ordered.forEach((rule, at) => {
     if (rule.match_kind === "description_exact") {
       const wanted = foldDescription(rule.match_value);
@@ -128,36 +139,53 @@ export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | unde
     } else if (rule.match_kind === "description_regex") {
       const { pattern } = readPattern(rule.match_value);
       if (!pattern) return; // unreadable under RE2: it decides nothing (standingProblem)
+      const test = (_line: Candidate, matched: string) => pattern.regex.test(matched);
       if (pattern.literal !== null) {
         literals.add(pattern.literal, at);
       } else if (pattern.prefilter === null) {
-        others.push({ at, test: (_line, matched) => pattern.regex.test(matched) });
+        tried.push({ at, holds: null, test });
       } else {
-        const holds = prefilterTest(pattern.prefilter, (piece) => literals.watch(piece));
-        others.push({ at, test: (_line, matched, found, stamp) => holds(found, stamp) && pattern.regex.test(matched) });
+        const holds = prefilterTest(pattern.prefilter, (piece) => {
+          const key = literals.watch(piece);
+          (triedByKey[key] ??= []).push(tried.length);
+          return key;
+        });
+        tried.push({ at, holds, test });
       }
     } else {
       const matches = matcherOf(rule);
-      others.push({ at, test: (line) => matches(line) });
+      tried.push({ at, holds: null, test: (line) => matches(line) });
     }
   });
   const found = new Uint32Array(literals.watched);
+  /** The stamp of the last line where a piece of the rule's prefilter was found. */
+  const reached = new Uint32Array(tried.length);
+  const newlyFound: number[] = [];
   let stamp = 0;
   return (line) => {
     let best = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
     const matched = matchedPart(line.description);
     if (literals.size > 0) {
       stamp = stamp === 0xffffffff ? 1 : stamp + 1;
-      if (stamp === 1) found.fill(0);
-      best = Math.min(best, literals.scan(foldForLiterals(matched), found, stamp));
+      if (stamp === 1) {
+        found.fill(0);
+        reached.fill(0);
+      }
+      newlyFound.length = 0;
+      best = Math.min(best, literals.scan(foldForLiterals(matched), found, stamp, newlyFound));
+      for (const key of newlyFound) for (const i of triedByKey[key] ?? NONE) reached[i] = stamp;
     }
-    for (const other of others) {
-      if (other.at > best) break;
-      if (other.test(line, matched, found, stamp)) return ordered[other.at];
+    for (let i = 0; i < tried.length; i++) {
+      const rule = tried[i]!;
+      if (rule.at > best) break;
+      if (rule.holds !== null && (reached[i] !== stamp || !rule.holds(found, stamp))) continue;
+      if (rule.test(line, matched)) return ordered[rule.at];
     }
     return best === Infinity ? undefined : ordered[best];
   };
 }
+
+const NONE: number[] = [];
 
 /** A prefilter as a test of the keys a scan found (`found[key] === stamp`), each piece watched under its key. */
 function prefilterTest(prefilter: Prefilter, watch: (piece: string) => number): (found: Uint32Array, stamp: number) => boolean {
@@ -165,8 +193,30 @@ function prefilterTest(prefilter: Prefilter, watch: (piece: string) => number): 
     const key = watch(prefilter);
     return (found, stamp) => found[key] === stamp;
   }
-  const parts = ("all" in prefilter ? prefilter.all : prefilter.any).map((part) => prefilterTest(part, watch));
-  return "all" in prefilter ? (found, stamp) => parts.every((part) => part(found, stamp)) : (found, stamp) => parts.some((part) => part(found, stamp));
+  const all = "all" in prefilter;
+  const subs = all ? prefilter.all : prefilter.any;
+  if (subs.every((sub) => typeof sub === "string")) {
+    const keys = subs.map((piece) => watch(piece as string));
+    return all
+      ? (found, stamp) => {
+          for (const key of keys) if (found[key] !== stamp) return false;
+          return true;
+        }
+      : (found, stamp) => {
+          for (const key of keys) if (found[key] === stamp) return true;
+          return false;
+        };
+  }
+  const parts = subs.map((sub) => prefilterTest(sub, watch));
+  return all
+    ? (found, stamp) => {
+        for (const part of parts) if (!part(found, stamp)) return false;
+        return true;
+      }
+    : (found, stamp) => {
+        for (const part of parts) if (part(found, stamp)) return true;
+        return false;
+      };
 }
 
 // --- the rulebook ---
