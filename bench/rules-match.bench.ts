@@ -34,13 +34,13 @@ for (const rule of rules) {
   if (rule.match_kind !== "description_regex") count(rule.match_kind);
   else {
     const { pattern, problem } = readPattern(rule.match_value);
-    count(problem ? "description_regex: refused" : pattern!.literal !== null ? "description_regex: plain text (the automaton)" : pattern!.prefilter !== null ? "description_regex: prefilter, then RE2" : "description_regex: RE2 on every line");
+    count(problem ? "description_regex: refused" : pattern!.texts !== null ? "description_regex: plain text (the automaton)" : pattern!.prefilter !== null ? "description_regex: prefilter, then RE2" : "description_regex: RE2 on every line");
   }
 }
 console.log(`${rules.length} rules:`);
 for (const [kind, n] of [...kinds].sort()) console.log(`  ${String(n).padStart(3)}  ${kind}`);
 const regexes = rules.filter((r) => r.match_kind === "description_regex").map((r) => r.match_value);
-console.log(`  e.g. ${regexes.filter((p) => readPattern(p).pattern?.literal === null).slice(0, 8).join("   ")}`);
+console.log(`  e.g. ${regexes.filter((p) => readPattern(p).pattern?.texts === null).slice(0, 8).join("   ")}`);
 
 const lines = generateLines(LINES, 42).map((l) => ({ aId: l.id, description: l.description, amountCents: l.amountCents }));
 let started = performance.now();

@@ -129,7 +129,7 @@ describe("the literal fast paths", () => {
     expect(matchedPart("short")).toBe("short");
   });
 
-  it("never rule out a text the pattern matches, and a plain-text pattern matches exactly where its folded text is", () => {
+  it("never rule out a text the pattern matches, and a plain-text pattern matches exactly where one of its folded texts is", () => {
     let matched = 0;
     let filtered = 0;
     const withTexts = patternCase.chain((c) => fc.tuple(fc.constant(c.pattern), fc.array(textsFor(c.sample), { minLength: 1, maxLength: 5 })));
@@ -146,7 +146,7 @@ describe("the literal fast paths", () => {
             if (read.prefilter !== null) filtered++;
             expect(read.prefilter === null || prefilterHolds(read.prefilter, (piece) => folded.includes(piece)), where).toBe(true);
           }
-          if (read.literal !== null) expect(folded.includes(read.literal), where).toBe(matches);
+          if (read.texts !== null) expect(read.texts.some((t) => folded.includes(t)), where).toBe(matches);
         }
       }),
       { seed: 20261125, numRuns: 3_000 },
@@ -157,14 +157,37 @@ describe("the literal fast paths", () => {
   });
 
   it("find the pieces of ordinary bookkeeping patterns", () => {
-    expect(readPattern("GUSTO.*PAYROLL").pattern).toMatchObject({ literal: null, prefilter: { all: ["gusto", "payroll"] } });
-    expect(readPattern("ZOOM\\.US").pattern).toMatchObject({ literal: "zoom.us" });
-    expect(readPattern("PG&E").pattern).toMatchObject({ literal: "pg&e" });
+    expect(readPattern("GUSTO.*PAYROLL").pattern).toMatchObject({ texts: null, prefilter: { all: ["gusto", "payroll"] } });
+    expect(readPattern("ZOOM\\.US").pattern).toMatchObject({ texts: ["zoom.us"] });
+    expect(readPattern("PG&E").pattern).toMatchObject({ texts: ["pg&e"] });
+    // Alternatives of plain text, at the top or in one group around the whole, are plain text too.
+    expect(readPattern("(UBER EATS|DOORDASH|GRUBHUB)").pattern).toMatchObject({ texts: ["uber eats", "doordash", "grubhub"] });
+    expect(readPattern("STARBUCKS|(PEET'S)").pattern).toMatchObject({ texts: ["starbucks", "peet's"] });
+    const texts: [string, string[] | null][] = [
+      ["UBER\\|LYFT", ["uber|lyft"]],
+      ["[|]UBER", ["|uber"]],
+      ["(UBER|LYFT) TRIP", null],
+      ["UBER|", null],
+      ["\\QUBER|LYFT\\E", null],
+      ["(?i:UBER)|LYFT", null],
+      ["(UBER)|(?-i:LYFT)", null],
+      // Optional groups around plain text change nothing where it is looked for anywhere...
+      ["(SQ \\*|TST\\* )?BLUE BOTTLE", ["blue bottle"]],
+      ["TRANSFER TO( #\\d+)?", ["transfer to"]],
+      ["COFFEE(S)?(?:\\s+SHOP)*|TEA", ["coffee", "tea"]],
+      // ...but an anchor, a word edge or a group that must match does.
+      ["^(SQ \\*)?BLUE BOTTLE", null],
+      ["BLUE BOTTLE( #\\d+)?$", null],
+      ["(\\b)?FEE", null],
+      ["(X)+FEE", null],
+      ["(X)?", null],
+    ];
+    for (const [pattern, expected] of texts) expect(readPattern(pattern).pattern!.texts, pattern).toEqual(expected);
     // Pieces under three characters (the space here) are left out: nearly every description holds them.
     expect(readPattern("(UBER|LYFT) (TRIP|RIDE)").pattern!.prefilter).toEqual({ all: [{ any: ["uber", "lyft"] }, { any: ["trip", "ride"] }] });
     // A character beyond ASCII splits a piece; a part the pattern makes case-sensitive is still a plain piece.
-    expect(readPattern("CAF\u00c9 LUNA").pattern).toMatchObject({ literal: null, prefilter: { all: ["caf", " luna"] } });
-    expect(readPattern("(?-i:ABC)").pattern).toMatchObject({ literal: null, prefilter: "abc" });
+    expect(readPattern("CAF\u00c9 LUNA").pattern).toMatchObject({ texts: null, prefilter: { all: ["caf", " luna"] } });
+    expect(readPattern("(?-i:ABC)").pattern).toMatchObject({ texts: null, prefilter: "abc" });
     // A part the pattern makes case-insensitive itself, a class, a repetition that may vanish: no piece.
     expect(readPattern("(?i)ABC").pattern!.prefilter).toBeNull();
     expect(readPattern("\\d{6}").pattern!.prefilter).toBeNull();

@@ -6,10 +6,10 @@
  * words that name the construct (docs/patterns.md is the user's reference).
  *
  * Besides the compiled pattern, reading one yields what makes matching many patterns over
- * many lines cheap: the literal text the whole pattern is, when it is nothing else, and
- * the literal pieces every match must contain (a prefilter), both in the case folding of
- * `foldForLiterals`, so one automaton pass over a line's folded text can rule patterns out
- * before any of them runs.
+ * many lines cheap: the literal texts the whole pattern is, when it is nothing else, and
+ * the literal pieces every match must contain (a prefilter, from RE2's own parse tree),
+ * both in the case folding of `foldForLiterals`, so one automaton pass over a line's
+ * folded text decides the plain ones and rules the others out before any of them runs.
  */
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
 
@@ -29,27 +29,44 @@ export interface RulePattern {
   /** The pattern, case-insensitive, compiled once. */
   regex: RE2JS;
   /**
-   * The folded ASCII text the pattern matches wherever a folded description contains it,
-   * when the pattern is nothing but that text (`ZOOM\.US`, `PG&E`); otherwise null.
+   * Folded ASCII texts such that the pattern matches wherever a folded description contains
+   * one of them, when the pattern is nothing but those texts as alternatives (`ZOOM\.US`,
+   * `PG&E`, `(UBER|LYFT)`); otherwise null.
    */
-  literal: string | null;
+  texts: string[] | null;
   /** What every match contains, or null when nothing is known (the pattern must run on every line). */
   prefilter: Prefilter | null;
 }
 
 export type PatternReading = { pattern: RulePattern; problem?: undefined } | { pattern?: undefined; problem: string };
 
-/** Patterns read so far, shared by every rulebook in this isolate: a rulebook is compiled again after every write. */
-const readings = new Map<string, PatternReading>();
-const READINGS_KEPT = 2_000;
+/**
+ * Patterns read so far, the least recently used first, shared by every rulebook in this
+ * isolate (run_rules compiles its rulebook again whenever another call wrote). Bounded by
+ * their programs' sizes: a compiled pattern takes about 0.2 KiB per instruction (both
+ * compilations), and 200 characters can make a thousand instructions (`\pL{1000}`).
+ */
+const readings = new Map<string, { reading: PatternReading; weight: number }>();
+const KEPT_INSTRUCTIONS = 100_000;
+let keptInstructions = 0;
 
 /** The pattern compiled, or why RE2 cannot read it (in plain words, naming the construct). Never throws. */
 export function readPattern(source: string): PatternReading {
   const known = readings.get(source);
-  if (known) return known;
+  if (known) {
+    readings.delete(source);
+    readings.set(source, known);
+    return known.reading;
+  }
   const reading = read(source);
-  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
-  readings.set(source, reading);
+  const weight = 1 + (reading.pattern?.regex.programSize() ?? 0);
+  for (const [oldest, { weight: freed }] of readings) {
+    if (keptInstructions + weight <= KEPT_INSTRUCTIONS) break;
+    readings.delete(oldest);
+    keptInstructions -= freed;
+  }
+  readings.set(source, { reading, weight });
+  keptInstructions += weight;
   return reading;
 }
 
@@ -60,35 +77,165 @@ function read(source: string): PatternReading {
   } catch (error) {
     return { problem: problemOf(error, source) };
   }
-  const { literal, prefilter } = literalsOf(source);
-  return { pattern: { source, regex, literal, prefilter } };
+  return { pattern: { source, regex, texts: plainTexts(source), prefilter: prefilterOf(caseSensitive(source)?.prefilter) } };
 }
 
 /**
- * The literal structure of a pattern, from RE2's own parse tree: re2js's prefilter (the
- * required literal pieces of the simplified tree, as AND and OR of strings) and its
- * program's literal prefix, of the pattern compiled case-sensitively (compiled
- * case-insensitively, every letter is a class and no literal is left). Every match of the
- * case-insensitive pattern contains, at the places the case-sensitive one would, text that
- * folds to the same pieces; parts the pattern itself marks `(?i)` have no pieces, and
- * parts it marks `(?-i)` match a subset of what the folding admits. The prefilter is not
- * in re2js's documented interface: anything of another shape is read as "nothing known",
- * which is always safe (src/ledger/pattern.test.ts checks both against plain matching).
+ * The pattern compiled case-sensitively, for its literal structure: compiled
+ * case-insensitively, every letter is a class and no literal is left. Every match of the
+ * case-insensitive pattern holds, where the case-sensitive one would hold a literal, text
+ * that folds as that literal does; parts the pattern itself marks `(?i)` have no literal,
+ * and parts it marks `(?-i)` match a subset of what the folding admits.
  */
-function literalsOf(source: string): { literal: string | null; prefilter: Prefilter | null } {
-  let re2: ReturnType<RE2JS["re2"]>;
+function caseSensitive(source: string): ReturnType<RE2JS["re2"]> | null {
   try {
-    re2 = RE2JS.compile(source).re2();
+    return RE2JS.compile(source).re2();
   } catch {
-    return { literal: null, prefilter: null };
+    return null;
   }
-  let literal: string | null = null;
-  // An inline flag group could make part of the pattern case-sensitive: then it is no plain text.
-  if (re2.prefixComplete === true && typeof re2.prefix === "string" && re2.prefix.length > 0 && !source.includes("(?")) {
-    const folded = foldForLiterals(re2.prefix);
-    if (NON_ASCII.test(folded) === false) literal = folded;
+}
+
+/**
+ * The texts a pattern is nothing but, as alternatives: each alternative (at the top, or
+ * in one group around the whole pattern) is plain text (`plainTextOf`), folding to ASCII.
+ * A pattern with a flag group (which could make part of it case-sensitive) or a
+ * `\Q...\E` quote (which could hold a `|`) is not split.
+ */
+function plainTexts(source: string): string[] | null {
+  if (source.includes("\\Q")) return null;
+  const body = withoutWrappingGroup(source);
+  if (FLAG_GROUP.test(body)) return null;
+  const texts: string[] = [];
+  for (const alternative of topLevelAlternatives(body)) {
+    const text = plainTextOf(alternative);
+    if (text === null) return null;
+    texts.push(text);
   }
-  return { literal, prefilter: prefilterOf(re2.prefilter) };
+  return texts;
+}
+
+/**
+ * The folded ASCII text a pattern (no alternation at its top) is found where, or null: a
+ * pattern whose program is a literal prefix and nothing more (RE2's own test for plain
+ * text); or such text between optional groups (`(SQ \*)?BLUE BOTTLE`, `TRANSFER( #\d+)?`),
+ * which change nothing where a pattern is looked for anywhere in the text, provided they
+ * can match nothing in any place: they match the empty text, and hold no anchor or word
+ * edge.
+ */
+function plainTextOf(pattern: string): string | null {
+  const whole = literalText(pattern);
+  if (whole !== null) return whole;
+  const atoms = topLevelAtoms(pattern);
+  if (atoms === null) return null;
+  let first = 0;
+  while (first < atoms.length && atoms[first]!.optionalGroup) first++;
+  let last = atoms.length - 1;
+  while (last > first && atoms[last]!.optionalGroup) last--;
+  if (first >= atoms.length || (first === 0 && last === atoms.length - 1)) return null;
+  const [from, to] = [atoms[first]!.from, atoms[last]!.to];
+  if (!canVanish(pattern.slice(0, from)) || !canVanish(pattern.slice(to))) return null;
+  return literalText(pattern.slice(from, to));
+}
+
+function literalText(pattern: string): string | null {
+  const re2 = caseSensitive(pattern);
+  if (re2 === null || re2.prefixComplete !== true || typeof re2.prefix !== "string" || re2.prefix.length === 0) return null;
+  const folded = foldForLiterals(re2.prefix);
+  return NON_ASCII.test(folded) ? null : folded;
+}
+
+/** A group that sets flags (anything `(?` opens but `(?:`), anywhere (in a class too: erring towards "no"). */
+const FLAG_GROUP = /\(\?(?!:)/;
+/** An anchor, a word edge or a flag group, anywhere (likewise). */
+const CONTEXTUAL = /[\^$]|\\[bBAz]|\(\?(?!:)/;
+
+/** Whether a part of a pattern matches the empty text wherever it stands. */
+function canVanish(part: string): boolean {
+  if (part === "") return true;
+  if (CONTEXTUAL.test(part)) return false;
+  try {
+    return RE2JS.compile(part).testExact("");
+  } catch {
+    return false;
+  }
+}
+
+const QUANTIFIER = /^(?:[*+?]|\{\d*(?:,\d*)?\})\??/;
+const OPTIONAL = /^(?:[*?]|\{0(?:,\d*)?\})\??$/;
+
+/** The top level of a pattern as atoms (a character, an escape, a class or a group, each with its quantifier), or null where it cannot tell. */
+function topLevelAtoms(pattern: string): { from: number; to: number; optionalGroup: boolean }[] | null {
+  const atoms: { from: number; to: number; optionalGroup: boolean }[] = [];
+  for (let i = 0; i < pattern.length; ) {
+    const from = i;
+    const group = pattern[i] === "(";
+    if (pattern[i] === "\\") i += 2;
+    else if (pattern[i] === "[") i = classEnd(pattern, i) + 1;
+    else if (group) i = closingParen(pattern, i) + 1;
+    else i++;
+    if (i <= 0) return null;
+    const quantifier = QUANTIFIER.exec(pattern.slice(i))?.[0] ?? "";
+    i += quantifier.length;
+    atoms.push({ from, to: i, optionalGroup: group && OPTIONAL.test(quantifier) });
+  }
+  return atoms;
+}
+
+/** The pattern without `(` or `(?:` and the `)` closing it, when they enclose all of it. */
+function withoutWrappingGroup(source: string): string {
+  const open = source.startsWith("(?:") ? 3 : source.startsWith("(") && !source.startsWith("(?") ? 1 : 0;
+  if (open === 0 || !source.endsWith(")")) return source;
+  return closingParen(source, 0) === source.length - 1 ? source.slice(open, -1) : source;
+}
+
+/** Where the group opened at `open` closes (escapes and classes skipped), or -1. */
+function closingParen(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") i = classEnd(source, i);
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i;
+    if (i < 0) return -1;
+  }
+  return -1;
+}
+
+/** The pattern split at each `|` outside every group and class. */
+function topLevelAlternatives(source: string): string[] {
+  const alternatives: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "\\") i++;
+    else if (ch === "[") i = classEnd(source, i);
+    else if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === "|" && depth === 0) {
+      alternatives.push(source.slice(from, i));
+      from = i + 1;
+    }
+    if (i < 0) return [source]; // an unclosed class: the pattern as it is (it then is no plain text)
+  }
+  alternatives.push(source.slice(from));
+  return alternatives;
+}
+
+/** The index of the `]` closing the class opened at `open` (a `]` first in it is a member), or -1. */
+function classEnd(source: string, open: number): number {
+  let i = open + 1;
+  if (source[i] === "^") i++;
+  if (source[i] === "]") i++;
+  for (; i < source.length; i++) {
+    if (source[i] === "\\") i++;
+    else if (source[i] === "[" && source[i + 1] === ":") {
+      const close = source.indexOf(":]", i + 2);
+      if (close >= 0) i = close + 1;
+    } else if (source[i] === "]") return i;
+  }
+  return -1;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -104,6 +251,12 @@ const EXACT = 1;
 const AND = 2;
 const OR = 3;
 
+/**
+ * re2js's prefilter (`re2().prefilter`): the required literal pieces of the simplified
+ * parse tree, as AND and OR of strings. It is not in re2js's documented interface: a node
+ * of another shape is read as "nothing known", which is always safe
+ * (src/ledger/pattern.test.ts checks the prefilter against plain matching).
+ */
 function prefilterOf(node: unknown, depth = 0): Prefilter | null {
   if (typeof node !== "object" || node === null || depth > 100) return null;
   const { type, str, subs } = node as { type?: unknown; str?: unknown; subs?: unknown };

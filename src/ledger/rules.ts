@@ -140,8 +140,8 @@ export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | unde
       const { pattern } = readPattern(rule.match_value);
       if (!pattern) return; // unreadable under RE2: it decides nothing (standingProblem)
       const test = (_line: Candidate, matched: string) => pattern.regex.test(matched);
-      if (pattern.literal !== null) {
-        literals.add(pattern.literal, at);
+      if (pattern.texts !== null) {
+        for (const text of pattern.texts) literals.add(text, at);
       } else if (pattern.prefilter === null) {
         tried.push({ at, holds: null, test });
       } else {
