@@ -77,7 +77,9 @@ function read(source: string): PatternReading {
   } catch (error) {
     return { problem: problemOf(error, source) };
   }
-  return { pattern: { source, regex, texts: plainTexts(source), prefilter: prefilterOf(caseSensitive(source)?.prefilter) } };
+  const sensitive = caseSensitive(source);
+  const whole = sensitive && !FLAG_GROUP.test(source) ? literalOf(sensitive) : null;
+  return { pattern: { source, regex, texts: whole !== null ? [whole] : plainTexts(source), prefilter: prefilterOf(sensitive?.prefilter) } };
 }
 
 /**
@@ -139,7 +141,12 @@ function plainTextOf(pattern: string): string | null {
 
 function literalText(pattern: string): string | null {
   const re2 = caseSensitive(pattern);
-  if (re2 === null || re2.prefixComplete !== true || typeof re2.prefix !== "string" || re2.prefix.length === 0) return null;
+  return re2 === null ? null : literalOf(re2);
+}
+
+/** The folded ASCII text a compiled pattern is, when its program is a literal prefix and nothing more. */
+function literalOf(re2: ReturnType<RE2JS["re2"]>): string | null {
+  if (re2.prefixComplete !== true || typeof re2.prefix !== "string" || re2.prefix.length === 0) return null;
   const folded = foldForLiterals(re2.prefix);
   return NON_ASCII.test(folded) ? null : folded;
 }
