@@ -168,7 +168,7 @@ describe("the literal fast paths", () => {
       ["[|]UBER", ["|uber"]],
       ["(UBER|LYFT) TRIP", null],
       ["UBER|", null],
-      ["\\QUBER|LYFT\\E", null],
+      ["\\QUBER|LYFT\\E", ["uber|lyft"]],
       ["(?i:UBER)|LYFT", null],
       ["(UBER)|(?-i:LYFT)", null],
       // Optional groups around plain text change nothing where it is looked for anywhere...
