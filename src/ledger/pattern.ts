@@ -18,9 +18,8 @@ export const MAX_PATTERN_LENGTH = 200;
 export const MAX_MATCHED_LENGTH = 1_000;
 
 /**
- * What every match of a pattern contains, in `foldForLiterals`' folding: a piece of text,
- * all of several conditions, or any of several. Only printable-ASCII-free guarantees are
- * made: a piece is ASCII text (see `foldForLiterals`).
+ * What every match of a pattern contains: a piece of ASCII text (compared in
+ * `foldForLiterals`' folding), all of several conditions, or any of several.
  */
 export type Prefilter = string | { all: Prefilter[] } | { any: Prefilter[] };
 
