@@ -392,7 +392,7 @@ async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRul
   const afterRelabel = await daySync({ added: dayOfLines(5) });
   const pending = { ...dayOfLines(6, 1)[0]!, pending: true };
   await daySync({ added: [pending] });
-  const posting = await daySync({ modified: [{ ...pending, amount: pending.amount + 0.5, pending: false }] });
+  const posting = await daySync({ modified: [{ ...pending, amount: Math.round(pending.amount * 100 + 50) / 100, pending: false }] });
   days.sort((a, b) => a - b);
   out.model_days = {
     reads_during_run_rules: readsDuringRun,

@@ -63,15 +63,24 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
       if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
       return problemResponse(error.toProblem(), headers);
     }
-    if (error instanceof HTTPException) {
-      const code = error.status === 400 ? "malformed_request" : `http_${error.status}`;
-      return problemResponse(new ApiError(error.status, code, error.message || "The request was refused.").toProblem());
-    }
+    if (error instanceof HTTPException) return problemResponse(fromHono(error).toProblem());
     console.error(`unhandled fault on ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
     return problemResponse(new ApiError(500, "internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
   });
 
   return app;
+}
+
+/**
+ * A refusal raised by one of Hono's own parts, in the code our own check for the same
+ * thing uses: its JSON validator's 400 is a body that does not parse, its media type
+ * gate's 415 a body that is not JSON. requireJsonBody refuses both first, so these are a
+ * second line; any other status keeps a code that names it.
+ */
+function fromHono(error: HTTPException): ApiError {
+  if (error.status === 400) return new ApiError(400, "malformed_json", "The body is not valid JSON.");
+  if (error.status === 415) return new ApiError(415, "unsupported_media_type", "Send the body as application/json.");
+  return new ApiError(error.status, `http_${error.status}`, error.message || "The request was refused.");
 }
 
 /** The methods the index serves at a concrete path (empty when the path is unknown). */

@@ -87,10 +87,21 @@ export class ApiError extends Error {
     const errors = error.issues.map((issue) => ({
       field: [where, ...issue.path.map(String)].join("."),
       message: issue.message,
-      code: issue.code,
+      // Our own checks name their kind (`control_character`, `not_an_integer`, ...) instead of zod's `custom`.
+      code: issue.code === "custom" && typeof issue.params?.code === "string" ? issue.params.code : issue.code,
     }));
+    return ApiError.invalid(errors);
+  }
+
+  /** A request whose fields are refused (`invalid_request`): `errors` names every one. */
+  static invalid(errors: FieldError[]): ApiError {
     const fields = errors.map((e) => e.field).join(", ");
     return new ApiError(400, "invalid_request", `The request is not valid: ${fields}.`, errors);
+  }
+
+  /** A body that repeats path parameters with other values: a field refusal like any other, naming each. */
+  static pathBodyMismatch(fields: string[]): ApiError {
+    return ApiError.invalid(fields.map((field) => ({ field: `body.${field}`, message: `must equal the path's ${field}; send the path's value or leave it out`, code: "path_body_mismatch" })));
   }
 
   /** The ledger refused a write; its words are relayed verbatim. */

@@ -49,7 +49,7 @@ const MERCHANTS = [
 async function tenantWithHistory(): Promise<SandboxTenant> {
   const t = await createTenant();
   const history = MERCHANTS.flatMap((m, i) =>
-    Array.from({ length: 8 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: m.amount + n, date: "2026-10-0" + (1 + (n % 9)) })),
+    Array.from({ length: 8 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
   );
   await deliver(t.tenant, { accounts: [CHECKING], added: history });
   await syncWith(t, null);

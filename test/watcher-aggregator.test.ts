@@ -110,6 +110,21 @@ describe("the watcher through the aggregator adapter", () => {
     expect(await runsOf(t, message.requestId)).toHaveLength(1);
   });
 
+  it("takes a bank's fraction of a cent and its control characters without stopping the feed: cents rounded, text as received, the record verbatim", async () => {
+    // Deliberate: the sandbox bank refuses 12.346 (our own input), but a real bank's page
+    // cannot be sent back, and refusing it would stop the tenant's feed for good.
+    const { t, message } = await tenantWithRequest();
+    const fake = new FakeAggregator();
+    fake.accounts.push(CHECKING);
+    fake.add("added", txn("p1", { amount: 12.346, name: "PAYROLL\u0000FEE\u009b" }), txn("p2", { amount: -0.004, name: "INTEREST" }));
+    await runSyncRequest(env, message, 1, fake.bank());
+    expect((await runsOf(t, message.requestId))[0]).toMatchObject({ status: "ok", added: 2 });
+    const fee = await api(rw(t), "/api/v1/transactions/A/1");
+    expect(fee.body.row).toMatchObject({ amount_cents: -1235, description: "PAYROLL\u0000FEE\u009b" });
+    expect(fee.body.raw).toMatchObject({ amount: 12.346, name: "PAYROLL\u0000FEE\u009b" });
+    expect((await api(rw(t), "/api/v1/transactions/A/2")).body.row.amount_cents).toBe(0);
+  });
+
   it("starts the next request from the cursor the ledger applied last", async () => {
     const { t, message } = await tenantWithRequest();
     const fake = feedOfSevenLines();

@@ -2517,7 +2517,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2589,7 +2589,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDetail"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2726,7 +2726,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncHistory"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,7 +2796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2921,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncRequest"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2959,6 +2959,15 @@ export interface operations {
             };
             /** @description The body is larger than the service takes (1 MiB). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3027,7 +3036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3081,7 +3090,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3161,7 +3170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3215,7 +3224,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3326,7 +3335,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,7 +3371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3418,7 +3427,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRules"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3454,7 +3463,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3503,7 +3512,7 @@ export interface operations {
                     "application/json": components["schemas"]["RulesRun"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3532,6 +3541,15 @@ export interface operations {
             };
             /** @description The body is larger than the service takes (1 MiB). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3589,7 +3607,7 @@ export interface operations {
                     "application/json": components["schemas"]["MovedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,7 +3661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,7 +3720,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetiredRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,7 +3765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3801,7 +3819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Exceptions"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3872,7 +3890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Adjudicated"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +3944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4104,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoryAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4158,7 +4176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4211,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoriesAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4265,7 +4283,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +4337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Explanation"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4470,7 +4488,7 @@ export interface operations {
                     "application/json": components["schemas"]["RollingPnl"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4663,7 +4681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParityVerdict"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,7 +4726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4761,7 +4779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4806,7 +4824,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4867,7 +4885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4949,7 +4967,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5028,7 +5046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5157,7 +5175,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOfferReceipt"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5193,7 +5211,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5258,7 +5276,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantConfirmed"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5303,7 +5321,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5359,7 +5377,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,7 +5422,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,8 @@ import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
 import { requireJsonBody } from "../http/json-body";
+import { escapeRawControls } from "../http/json-controls";
+import { requireDecodableQuery } from "../http/query-string";
 import { clientAddress } from "../limits/client-address";
 import { limitCredential, RATE_LIMITS } from "../limits/rate-limit";
 import { ledgerOf, type Env } from "../env";
@@ -132,8 +134,8 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
   const success = { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } };
   return build(spec, spec.success.status, success, "json", async (c, call) => {
     const body = await spec.handler(call);
-    if (body instanceof JsonAnswer) return c.body(body.text, spec.success.status, { "content-type": "application/json" });
-    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+    const json = body instanceof JsonAnswer ? body.text : JSON.stringify(spec.success.schema.parse(body));
+    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
   });
 }
 
@@ -150,6 +152,11 @@ export function defineDownload<P extends Schema | undefined, Q extends Schema | 
     });
   });
 }
+
+const BAD_INPUT =
+  "`invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as " +
+  "`control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own).";
+const BAD_WRITE = `${BAD_INPUT} \`malformed_json\`: the body is not JSON. Nothing was written.`;
 
 /** Why each credential rule answers 403 (codes in backticks). */
 const CREDENTIAL_REFUSALS: Record<CredentialRule, string> = {
@@ -170,13 +177,13 @@ function build<P, Q, B>(
   const hasInput = spec.params !== undefined || spec.query !== undefined || spec.body !== undefined;
   const responses: RouteConfig["responses"] = {
     [status]: success,
-    ...(hasInput || access === "write" ? { 400: problem("The request is malformed or fails validation; `errors` names every field.") } : {}),
+    ...(hasInput || access === "write" ? { 400: problem(access === "write" ? BAD_WRITE : BAD_INPUT) } : {}),
     401: problem("No credential, or one this surface refuses."),
     ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, why]) => [code, problem(why)])),
     // Every rule refuses some credential with 403; an operation's own 403s come after it.
     403: problem([CREDENTIAL_REFUSALS[spec.credential], spec.errors?.[403]].filter(Boolean).join(" Also: ")),
     ...(access === "write" ? { 413: problem("The body is larger than the service takes (1 MiB).") } : {}),
-    ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
+    ...(access === "write" ? { 415: problem("The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none.") } : {}),
     429: tooMany([RATE_LIMITED, spec.errors?.[429]].filter(Boolean).join(" Also: ")),
     500: problem("An unexpected fault; nothing internal is named."),
   };
@@ -188,7 +195,7 @@ function build<P, Q, B>(
     summary: spec.summary,
     description: spec.description,
     security: SECURITY,
-    middleware: access === "write" ? [authenticate(spec.credential), requireJsonBody] : [authenticate(spec.credential)],
+    middleware: access === "write" ? [authenticate(spec.credential), requireDecodableQuery, requireJsonBody] : [authenticate(spec.credential), requireDecodableQuery],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),

@@ -11,6 +11,11 @@ export const OPENAPI_INFO = {
     "Books for small businesses, kept from the bank feed. Every line is categorised by rules, an append-only ledger of " +
     "human judgements, a model or a person; every decision can be explained; nothing is edited or deleted. Money is integer " +
     "cents (positive = money in); dates are ISO; errors are application/problem+json.\n\n" +
+    "Input is read strictly, and a refusal names each field in `errors`: a date is a calendar date YYYY-MM-DD from " +
+    "1900-01-01 to 9999-12-31; an integer in a query or a path is decimal digits (`16`, never `0x10`, `1e1`, `16.0` " +
+    "or `016`), at most 9007199254740991; text you write (names, labels, keys, patterns, searches) holds no control " +
+    "character (a label's `reason` may hold tab and line breaks) and no lone surrogate; a query string is UTF-8. " +
+    "Bank text is served as the bank sent it, control characters included (JSON escapes them).\n\n" +
     `Rate limits: each credential (personal access token, grant token or session) may make ${perCredential.limit} calls ` +
     `every ${perCredential.periodSeconds} seconds, and each client address ${perAddress.limit.toLocaleString("en-US")} ` +
     `every ${perAddress.periodSeconds} seconds, whatever the operation. A call over either is refused with 429 ` +

@@ -12,6 +12,7 @@
  * same transaction, which is when they enter relation C.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
+import { wellFormed } from "../input/control-characters";
 import type { FeedPage, ProviderAccount, ProviderTransaction } from "../providers/bank/types";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "./db";
 import { carryJudgement } from "./judgements";
@@ -173,8 +174,8 @@ function lineFields(txn: ProviderTransaction) {
     accountId: txn.account_id,
     postedOn: txn.date,
     authorizedOn: txn.authorized_date ?? null,
-    description: txn.name,
-    merchantName: txn.merchant_name ?? null,
+    description: wellFormed(txn.name),
+    merchantName: txn.merchant_name == null ? null : wellFormed(txn.merchant_name),
     amountCents: booksCents(txn.amount),
     pendingTransactionId: txn.pending_transaction_id ?? null,
     raw: JSON.stringify(txn),
@@ -205,7 +206,7 @@ function archiveDuplicate(tx: LedgerTx, txn: ProviderTransaction, pageId: number
       transactionId: txn.transaction_id,
       accountId: txn.account_id,
       postedOn: txn.date,
-      description: txn.name,
+      description: wellFormed(txn.name),
       amountCents: booksCents(txn.amount),
       raw: JSON.stringify(txn),
       pageId,
@@ -243,10 +244,10 @@ function hasEvent(tx: LedgerTx, aId: number, kind: "superseded" | "retracted"): 
 function recordAccount(tx: LedgerTx, account: ProviderAccount, at: string): void {
   const row = {
     accountId: account.account_id,
-    name: account.name,
-    mask: account.mask ?? null,
-    type: account.type ?? null,
-    subtype: account.subtype ?? null,
+    name: wellFormed(account.name),
+    mask: account.mask == null ? null : wellFormed(account.mask),
+    type: account.type == null ? null : wellFormed(account.type),
+    subtype: account.subtype == null ? null : wellFormed(account.subtype),
   };
   const latest = tx
     .select()

@@ -114,17 +114,33 @@ export function toolBindings(index: readonly Endpoint[], document: OpenApiDocume
   });
 }
 
+/**
+ * A path or query value percent-encoded. A lone surrogate (a tool's JSON arguments can
+ * carry one) is written as the three bytes UTF-8 would give it, which no UTF-8 reader
+ * takes, so the route refuses the value by name instead of reading U+FFFD in its place
+ * (which is what URLSearchParams would send).
+ */
+export function encodeComponent(value: string): string {
+  return value.replace(/[\s\S]/gu, (character) => {
+    const unit = character.charCodeAt(0);
+    if (character.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
+      return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+    }
+    return encodeURIComponent(character);
+  });
+}
+
 /** The HTTP request a tool call stands for, with the MCP request's own credential. */
 export function requestFor(binding: ToolBinding, args: Record<string, unknown>, origin: string, authorization: string | null): Request {
   let path = binding.endpoint.path;
   for (const name of binding.pathParams) {
     const value = args[name];
-    path = path.replace(`{${name}}`, encodeURIComponent(value === undefined ? "" : String(value)));
+    path = path.replace(`{${name}}`, encodeComponent(value === undefined ? "" : String(value)));
   }
-  const url = new URL(path, origin);
-  for (const name of binding.queryParams) {
-    if (args[name] !== undefined && args[name] !== null) url.searchParams.set(name, String(args[name]));
-  }
+  const query = binding.queryParams
+    .filter((name) => args[name] !== undefined && args[name] !== null)
+    .map((name) => `${name}=${encodeComponent(String(args[name]))}`);
+  const url = new URL(query.length > 0 ? `${path}?${query.join("&")}` : path, origin);
   const headers: Record<string, string> = authorization ? { authorization } : {};
   if (binding.endpoint.method === "get") return new Request(url, { headers });
   const body = Object.fromEntries(binding.bodyParams.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));

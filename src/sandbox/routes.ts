@@ -14,6 +14,8 @@ import { ledgerOf, sandboxOn, type Env } from "../env";
 import { ApiError } from "../errors";
 import { requireJsonBody } from "../http/json-body";
 import { isoDateSchema } from "../endpoints/shared";
+import { wellFormed } from "../input/control-characters";
+import { subCentProblem } from "../input/numbers";
 import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
@@ -33,10 +35,26 @@ const newTenantBody = z.object({
   password: z.string().min(8).max(200).optional(),
 });
 
+/**
+ * A line delivered at the sandbox bank: what the aggregator may send, with the typed
+ * values held to our own input rules, since a person or a test wrote them here: whole
+ * cents (12.345 is refused, never rounded) and dates from 1900-01-01. The bank's text
+ * (name, merchant) is taken as a bank would print it, control characters and all: it is
+ * stored as received and made safe where it is shown.
+ */
+const sandboxTransactionSchema = providerTransactionSchema.extend({
+  amount: providerTransactionSchema.shape.amount.superRefine((dollars, ctx) => {
+    const problem = subCentProblem(dollars);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { code: "sub_cent_amount" } });
+  }),
+  date: isoDateSchema,
+  authorized_date: isoDateSchema.nullish(),
+});
+
 const bankChangesBody = z.object({
   accounts: z.array(providerAccountSchema).max(1000).optional(),
-  added: z.array(providerTransactionSchema).max(5000).optional(),
-  modified: z.array(providerTransactionSchema).max(5000).optional(),
+  added: z.array(sandboxTransactionSchema).max(5000).optional(),
+  modified: z.array(sandboxTransactionSchema).max(5000).optional(),
   removed: z.array(removedTransactionSchema).max(5000).optional(),
 });
 
@@ -81,7 +99,18 @@ sandbox.get("/tenants/:tenant/outbox", async (c) => {
   return c.json({ messages: await sandboxOutboxOf(c.env.INDEX_DB, tenant) });
 });
 
-const inboundSmsBody = z.object({ body: z.string().min(1).max(1600) });
+/**
+ * The customer's text as the carrier would deliver it: form-encoded UTF-8, so control
+ * characters can arrive (they are stored as received, like bank text) and a lone
+ * surrogate cannot (refused, as our own input).
+ */
+const inboundSmsBody = z.object({
+  body: z
+    .string()
+    .min(1)
+    .max(1600)
+    .refine((text) => wellFormed(text) === text, { message: "contains a lone surrogate, which no carrier's UTF-8 can carry", params: { code: "lone_surrogate" } }),
+});
 
 /** The customer texting in: the carrier's webhook call, signed as the carrier signs it, through the webhook's own code. */
 sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {

@@ -82,7 +82,7 @@ export const revokeAuditorGrant = defineEndpoint({
   errors: { 404: "This tenant has no such grant." },
   async handler({ env, caller, params, body, now }) {
     if (body?.grant_id !== undefined && body.grant_id !== params.grant_id) {
-      throw new ApiError(400, "grant_id_mismatch", `The body's grant_id (${body.grant_id}) is not the path's (${params.grant_id}).`);
+      throw ApiError.pathBodyMismatch(["grant_id"]);
     }
     const grant = await revokeGrant(env.INDEX_DB, caller.tenant.id, params.grant_id, now);
     if (!grant) throw ApiError.notFound(`This tenant has no grant ${params.grant_id}.`);

@@ -56,12 +56,7 @@ export const labelTransaction = defineEndpoint({
       ...(call.body.src_id !== undefined && call.body.src_id !== src_id ? ["src_id"] : []),
     ];
     if (mismatched.length > 0) {
-      throw new ApiError(
-        400,
-        "path_body_mismatch",
-        `The body names ${mismatched.join(" and ")} other than the path does; send the path's values or leave them out.`,
-        mismatched.map((field) => ({ field: `body.${field}`, message: `must equal the path's ${field}`, code: "path_body_mismatch" })),
-      );
+      throw ApiError.pathBodyMismatch(mismatched);
     }
     const outcome = await call.ledger.label(call.face, side, src_id, { category: call.body.category, reason: call.body.reason ?? null }, call.caller.actor);
     return judged(call, side, src_id, outcome);

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DEFAULT_PRIORITY, MATCH_KINDS, MAX_MATCHED_LENGTH, MAX_PATTERN_LENGTH, ruleProblems, type MatchKind } from "../../ledger/rules";
+import { singleLineText } from "../shared";
 
 export const BULK_CAP = 100;
 
@@ -26,10 +27,10 @@ const PATTERN_SYNTAX =
   "`(UBER|LYFT) (TRIP|RIDE)`, `CHECK #?\\d{4}`. The full reference: `/docs/patterns` on this service.";
 
 const ruleFields = {
-  rule_key: z.string().trim().min(1).max(100).openapi({ description: "Your name for the rule; an existing key gets a new revision.", example: "coffee-shops" }),
+  rule_key: singleLineText().trim().min(1).max(100).openapi({ description: "Your name for the rule; an existing key gets a new revision.", example: "coffee-shops" }),
   match_kind: matchKindSchema,
-  match_value: z.string().max(500).openapi({ description: `What to match, read by \`match_kind\`. ${PATTERN_SYNTAX}`, example: "^(SQ \\*)?BLUE BOTTLE" }),
-  category: z.string().trim().min(1).max(100).openapi({ description: "The category the rule decides.", example: "Meals" }),
+  match_value: singleLineText().max(500).openapi({ description: `What to match, read by \`match_kind\`. ${PATTERN_SYNTAX}`, example: "^(SQ \\*)?BLUE BOTTLE" }),
+  category: singleLineText().trim().min(1).max(100).openapi({ description: "The category the rule decides.", example: "Meals" }),
   priority: z
     .number()
     .int()
@@ -97,7 +98,7 @@ export const runRulesResponse = z
   .openapi("RulesRun");
 
 export const ruleKeyBody = z.object({
-  rule_key: z.string().trim().min(1).max(100).openapi({ description: "A key as list_rules shows it.", example: "coffee-shops" }),
+  rule_key: singleLineText().trim().min(1).max(100).openapi({ description: "A key as list_rules shows it.", example: "coffee-shops" }),
 });
 
 export const moveRuleResponse = z
