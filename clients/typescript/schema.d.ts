@@ -1203,7 +1203,7 @@ export interface components {
              */
             revision: number;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
@@ -1234,6 +1234,11 @@ export interface components {
              */
             born_from_a_id: number | null;
             /**
+             * @description Null for a rule that can decide. Otherwise why this rule decides nothing though it is live: its pattern was accepted under the earlier JavaScript syntax and RE2 cannot read it (a lookahead, a backreference). Revise it with create_rule under the same key, or retire it.
+             * @example null
+             */
+            pattern_problem: string | null;
+            /**
              * @description When this revision was appended.
              * @example 2026-11-22T15:04:05.000Z
              */
@@ -1254,13 +1259,13 @@ export interface components {
              */
             rule_key: string;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
             match_kind: "description_exact" | "description_regex" | "amount_sign";
             /**
-             * @description What to match, read by `match_kind`.
+             * @description What to match, read by `match_kind`. For `description_regex`, a pattern in RE2 syntax (at most 200 characters), matched anywhere in the description's first 1,000 characters, case-insensitively (Unicode simple case folding), in time linear in the text: literal text (escape `\ . * + ? ( ) [ ] { } | ^ $` with a backslash, or quote a stretch as `\Q...\E`), `.` (any character but a newline), classes (`[A-Z0-9]`, `[^,]`, `[[:digit:]]`, `\d`, `\w`, `\s`, `\pL`, `\p{Greek}`), anchors (`^`, `$`, `\A`, `\z`, `\b`, `\B`), groups (`(...)`, `(?:...)`, `(?P<name>...)`, `(?<name>...)`), alternation (`|`), repetition (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, counts up to 1,000, each lazy with a `?` after it), code points (`\x41`, `\x{20AC}`) and flags (`(?i)`, `(?-i:...)`, `(?s)`, `(?m)`, `(?U)`). RE2 has no backreferences (`\1`, `\k<name>`), lookahead (`(?=`, `(?!`), lookbehind (`(?<=`, `(?<!`), possessive quantifiers or atomic groups (`a++`, `(?>...)`), nor `\u` escapes: such a pattern, or a malformed one, is a 400 on `match_value` naming the construct. Examples: `GUSTO.*PAYROLL`, `^SQ \*`, `AMZN MKTP US\*\w+`, `(UBER|LYFT) (TRIP|RIDE)`, `CHECK #?\d{4}`. The full reference: `/docs/patterns` on this service.
              * @example ^(SQ \*)?BLUE BOTTLE
              */
             match_value: string;
@@ -1338,13 +1343,13 @@ export interface components {
              */
             rule_key: string;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
             match_kind: "description_exact" | "description_regex" | "amount_sign";
             /**
-             * @description What to match, read by `match_kind`.
+             * @description What to match, read by `match_kind`. For `description_regex`, a pattern in RE2 syntax (at most 200 characters), matched anywhere in the description's first 1,000 characters, case-insensitively (Unicode simple case folding), in time linear in the text: literal text (escape `\ . * + ? ( ) [ ] { } | ^ $` with a backslash, or quote a stretch as `\Q...\E`), `.` (any character but a newline), classes (`[A-Z0-9]`, `[^,]`, `[[:digit:]]`, `\d`, `\w`, `\s`, `\pL`, `\p{Greek}`), anchors (`^`, `$`, `\A`, `\z`, `\b`, `\B`), groups (`(...)`, `(?:...)`, `(?P<name>...)`, `(?<name>...)`), alternation (`|`), repetition (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, counts up to 1,000, each lazy with a `?` after it), code points (`\x41`, `\x{20AC}`) and flags (`(?i)`, `(?-i:...)`, `(?s)`, `(?m)`, `(?U)`). RE2 has no backreferences (`\1`, `\k<name>`), lookahead (`(?=`, `(?!`), lookbehind (`(?<=`, `(?<!`), possessive quantifiers or atomic groups (`a++`, `(?>...)`), nor `\u` escapes: such a pattern, or a malformed one, is a 400 on `match_value` naming the construct. Examples: `GUSTO.*PAYROLL`, `^SQ \*`, `AMZN MKTP US\*\w+`, `(UBER|LYFT) (TRIP|RIDE)`, `CHECK #?\d{4}`. The full reference: `/docs/patterns` on this service.
              * @example ^(SQ \*)?BLUE BOTTLE
              */
             match_value: string;

@@ -21,6 +21,27 @@ describe("LiteralRanks", () => {
     );
   });
 
+  it("marks every watched literal a text contains, and only those, while finding the smallest rank", () => {
+    const unit = fc.constantFrom("a", "b", "c", " ", "é");
+    const text = fc.string({ unit, maxLength: 16 });
+    const literal = fc.string({ unit, minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(literal, { maxLength: 6 }), fc.array(literal, { minLength: 1, maxLength: 6 }), fc.array(text, { maxLength: 5 }), (ranked, watched, texts) => {
+        const ranks = new LiteralRanks();
+        ranked.forEach((l, rank) => ranks.add(l, rank));
+        const keys = watched.map((l) => ranks.watch(l));
+        expect(ranks.watched).toBe(new Set(watched).size);
+        const found = new Uint32Array(ranks.watched);
+        texts.forEach((t, i) => {
+          const walked = ranked.findIndex((l) => t.includes(l));
+          expect(ranks.scan(t, found, i + 1)).toBe(walked === -1 ? Infinity : walked);
+          watched.forEach((l, j) => expect(found[keys[j]!] === i + 1, `${l} in ${t}`).toBe(t.includes(l)));
+        });
+      }),
+      { seed: 20261124, numRuns: 3000 },
+    );
+  });
+
   it("keeps the smaller rank for a literal added twice, and takes literals added after a search", () => {
     const ranks = new LiteralRanks();
     ranks.add("coffee", 5);

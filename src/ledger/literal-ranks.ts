@@ -1,7 +1,9 @@
 /**
  * Many literal strings in one automaton (Aho–Corasick, over UTF-16 code units): a single
  * pass over a text finds the smallest rank among the literals it contains, however many
- * literals there are. The compiled rulebook ranks its literal patterns by decision order.
+ * literals there are, and which of the watched literals it contains. The compiled
+ * rulebook ranks its literal patterns by decision order, and watches the pieces its other
+ * patterns' prefilters name.
  */
 const ASCII = 128;
 
@@ -10,6 +12,11 @@ export class LiteralRanks {
   private readonly fallback: number[] = [0];
   /** The smallest rank of a literal ending at this state, or at any state its fallbacks reach. */
   private readonly ranks: number[] = [Infinity];
+  /** The keys of the watched literals ending at each state. */
+  private readonly keys: number[][] = [[]];
+  /** ...and at any state its fallbacks reach (built). */
+  private outputs: number[][] = [];
+  private readonly watchedKeys = new Map<string, number>();
   /**
    * Every state's next state for each ASCII code unit, fallbacks followed in advance
    * (`ASCII * state + code`): the descriptions rules read are nearly all ASCII, and an
@@ -22,7 +29,30 @@ export class LiteralRanks {
     return this.edges.length - 1;
   }
 
+  /** How many literals are watched: the keys `watch` hands out are below it. */
+  get watched(): number {
+    return this.watchedKeys.size;
+  }
+
   add(literal: string, rank: number): void {
+    const state = this.stateOf(literal);
+    this.ranks[state] = Math.min(this.ranks[state]!, rank);
+    this.built = false;
+  }
+
+  /** Watches a literal: `scan` marks its key (the same for the same literal) wherever a text contains it. */
+  watch(literal: string): number {
+    let key = this.watchedKeys.get(literal);
+    if (key === undefined) {
+      key = this.watchedKeys.size;
+      this.watchedKeys.set(literal, key);
+      this.keys[this.stateOf(literal)]!.push(key);
+      this.built = false;
+    }
+    return key;
+  }
+
+  private stateOf(literal: string): number {
     let state = 0;
     for (let i = 0; i < literal.length; i++) {
       const code = literal.charCodeAt(i);
@@ -32,12 +62,12 @@ export class LiteralRanks {
         this.edges.push(new Map());
         this.fallback.push(0);
         this.ranks.push(Infinity);
+        this.keys.push([]);
         this.edges[state]!.set(code, next);
       }
       state = next;
     }
-    this.ranks[state] = Math.min(this.ranks[state]!, rank);
-    this.built = false;
+    return state;
   }
 
   /** The smallest rank among the literals `text` contains; Infinity for none. */
@@ -47,19 +77,45 @@ export class LiteralRanks {
     let smallest = Infinity;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (code < ASCII) {
-        state = this.ascii[ASCII * state + code]!;
-      } else {
-        let next = this.edges[state]!.get(code);
-        while (next === undefined && state !== 0) {
-          state = this.fallback[state]!;
-          next = this.edges[state]!.get(code);
-        }
-        state = next ?? 0;
-      }
+      state = code < ASCII ? this.ascii[ASCII * state + code]! : this.step(state, code);
       if (this.ranks[state]! < smallest) smallest = this.ranks[state]!;
     }
     return smallest;
+  }
+
+  /**
+   * `smallestIn`, and `found[key] = stamp` for the key of every watched literal `text`
+   * contains (a caller that changes the stamp per text never clears `found`); each key
+   * found is pushed once onto `newlyFound`, when given.
+   */
+  scan(text: string, found: Uint32Array, stamp: number, newlyFound?: number[]): number {
+    if (!this.built) this.build();
+    let state = 0;
+    let smallest = Infinity;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      state = code < ASCII ? this.ascii[ASCII * state + code]! : this.step(state, code);
+      if (this.ranks[state]! < smallest) smallest = this.ranks[state]!;
+      const out = this.outputs[state]!;
+      for (let k = 0; k < out.length; k++) {
+        const key = out[k]!;
+        if (found[key] !== stamp) {
+          found[key] = stamp;
+          newlyFound?.push(key);
+        }
+      }
+    }
+    return smallest;
+  }
+
+  /** The move on a code unit beyond ASCII: the map, fallbacks walked. */
+  private step(state: number, code: number): number {
+    let next = this.edges[state]!.get(code);
+    while (next === undefined && state !== 0) {
+      state = this.fallback[state]!;
+      next = this.edges[state]!.get(code);
+    }
+    return next ?? 0;
   }
 
   private build(): void {
@@ -79,7 +135,15 @@ export class LiteralRanks {
         queue.push(child);
       }
     }
-    // In breadth-first order a state's fallback, being shallower, has its row already.
+    // In breadth-first order a state's fallback, being shallower, has its row and its outputs already.
+    const none: number[] = [];
+    this.outputs = new Array<number[]>(this.edges.length);
+    this.outputs[0] = this.keys[0]!.length > 0 ? this.keys[0]! : none;
+    for (const state of queue) {
+      const own = this.keys[state]!;
+      const inherited = this.outputs[this.fallback[state]!]!;
+      this.outputs[state] = own.length === 0 ? inherited : inherited.length === 0 ? own : [...own, ...inherited];
+    }
     this.ascii = new Int32Array(ASCII * this.edges.length);
     for (const state of [0, ...queue]) {
       for (let code = 0; code < ASCII; code++) {

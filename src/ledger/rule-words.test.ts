@@ -4,70 +4,20 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
+import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { faceFor } from "./face";
 import { applyFeedPage } from "./feed";
 import { brokenInvariants } from "./invariants";
-import { requiredText, wordsQueryOf } from "./rule-words";
+import { patternCase, textsFor } from "../../test/fixtures/patterns";
+import { wordsQueryOf } from "./rule-words";
+import { matchedPart } from "./pattern";
 import { createRule, matcherOf, type RuleInput } from "./rules";
 import { connectBank } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
 import { undecidedLines } from "./undecided";
 
 const AT = "2026-11-22T12:00:00.000Z";
-
-/** ASCII case folding only: what the trigram index and a pattern's ASCII letters agree on. */
-const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-describe("requiredText", () => {
-  it("reads the longest run of plain characters every match must contain", () => {
-    expect(requiredText("STARBUCKS")).toBe("starbucks");
-    expect(requiredText("^(SQ \\*)?BLUE BOTTLE")).toBe("blue bottle");
-    expect(requiredText("ZOOM\\.US")).toBe("zoom.us");
-    expect(requiredText("\\bPG&E\\b")).toBe("pg&e");
-    expect(requiredText("UBER (EATS|TRIP) ORDER")).toBe(" order");
-    expect(requiredText("COFFEES?")).toBe("coffee");
-    expect(requiredText("AB{2}CDEF")).toBe("cdef");
-    expect(requiredText("[)|(]ACME")).toBe("acme");
-    expect(requiredText("CAF\u00c9")).toBe("caf");
-  });
-
-  it("names nothing where a match may hold no such run", () => {
-    for (const pattern of ["acme|fuel", "ab", "a.b.c", "\\d+", "(coffee)", "[coffee]", "\u00e9t\u00e9", "x*y*z*", "\\u0041BC", "\\x41BC", "\\101BC", "\\1ab", "\\cJAB"]) {
-      expect(requiredText(pattern), pattern).toBeNull();
-    }
-  });
-
-  it("is contained, ASCII case folded, in every text the pattern matches", () => {
-    // Each piece of a pattern with texts it may match, so random patterns often match their texts.
-    const pieces: Record<string, string[]> = {
-      stripe: ["stripe", "STRIPE"], PAY: ["pay", "PAY"], out: ["OUT"], k: ["k", "\u212a"], itchen: ["ITCHEN"], "\u00e9": ["\u00e9", "\u00c9"], " ": [" "],
-      "^": [""], $: [""], ".": ["x", "."], "\\.": ["."], "\\*": ["*"], "\\d": ["7"], "\\b": ["", " "], "(a|b)": ["a", "B"], "(?:x)": ["X"],
-      "[ab]": ["a"], "[^)]": ["y"], "?": ["", "a"], "+": ["", "yy"], "*": [""], "{2}": ["", "aa"], "{1,}": [""], "{": ["{"], "}": ["}"], "|": [""],
-      "\\1": [""], "\\101": ["A", "101"], "\\u0041": ["A", "u0041"], "\\x41": ["a"], "\\cJ": ["\n"], "\\k<a>": ["k<a>"], "\\p{L}": ["p{L}"], "[\\]]": ["]"],
-    };
-    const piece = fc.tuple(fc.constantFrom(...Object.keys(pieces)), fc.nat());
-    let informative = 0;
-    fc.assert(
-      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.constantFrom("", "SQ *", "x"), (parts, prefix) => {
-        const pattern = parts.map(([p]) => p).join("");
-        let compiled: RegExp;
-        try {
-          compiled = new RegExp(pattern, "i");
-        } catch {
-          return;
-        }
-        const text = prefix + parts.map(([p, n]) => pieces[p]![n % pieces[p]!.length]).join("");
-        const required = requiredText(pattern);
-        if (required === null || !compiled.test(text)) return;
-        informative++;
-        expect(asciiLower(text).includes(required), `${pattern} on ${text}`).toBe(true);
-      }),
-      { seed: 20261123, numRuns: 10_000 },
-    );
-    expect(informative).toBeGreaterThan(1_000);
-  });
-});
 
 describe("wordsQueryOf", () => {
   it("asks for each word of an exact description, and nothing for a sign", () => {
@@ -76,6 +26,59 @@ describe("wordsQueryOf", () => {
     expect(wordsQueryOf({ match_kind: "description_exact", match_value: "kitchen" })).toBeNull();
     expect(wordsQueryOf({ match_kind: "description_regex", match_value: "ZOOM\\.US" })).toBe('"zoom.us"');
     expect(wordsQueryOf({ match_kind: "amount_sign", match_value: "in" })).toBeNull();
+  });
+
+  it("asks a pattern for the pieces every match holds, from RE2's parse", () => {
+    const query = (match_value: string) => wordsQueryOf({ match_kind: "description_regex", match_value });
+    expect(query("STARBUCKS")).toBe('"starbucks"');
+    expect(query("^(SQ \\*)?BLUE BOTTLE")).toBe('"blue bottle"');
+    expect(query("GUSTO.*PAYROLL")).toBe('("gusto" AND "payroll")');
+    expect(query("OKAFOR PLASTICS +(DES:)?BILL PAY")).toBe('("okafor plastics" AND "bill pay")');
+    expect(query("(UBER|LYFT) (TRIP|RIDE)")).toBe('(("uber" OR "lyft") AND ("trip" OR "ride"))');
+    expect(query('SAY "HI"')).toBe('"say ""hi"""');
+    expect(query("CAF\u00c9 LUNA")).toBe('("caf" AND " luna")');
+    // No piece of three characters, an alternative without one, a part that may vanish: no query.
+    for (const pattern of ["ab", "a.b.c", "\\d+", "acme|fu", "(?:coffee)?", "(?i)coffee", "[coffee]", "\u00e9t\u00e9", "x*y*z*", "(?=x", "\\1abc"]) {
+      expect(query(pattern), pattern).toBeNull();
+    }
+  });
+});
+
+describe("wordsQueryOf on the trigram index", () => {
+  it("names every line a generated pattern matches, by plain re2js, whatever its case, script or folding", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("rule-words-generated"));
+    await runInDurableObject(stub, (ledger: TenantLedger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      // Patterns and lines from the same generator: the lines are texts the patterns were built to match.
+      const cases = fc.sample(patternCase, { seed: 20261127, numRuns: 1_000 });
+      const names = cases.flatMap((c, i) => fc.sample(textsFor(c.sample), { seed: i, numRuns: 2 })).filter((name) => name.trim() !== "");
+      const added = names.map((name, i) => ({ transaction_id: `g${i}`, account_id: "acc", amount: 5, date: "2026-11-20", name }));
+      applyFeedPage(db, connection, { cursorBefore: "0", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
+      const lines = undecidedLines(db);
+      expect(lines.length).toBe(added.length);
+
+      let queried = 0;
+      let matched = 0;
+      for (const { pattern } of cases) {
+        let regex: RE2JS;
+        try {
+          regex = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+        } catch {
+          continue;
+        }
+        const words = wordsQueryOf({ match_kind: "description_regex", match_value: pattern });
+        if (words === null) continue;
+        queried++;
+        const named = new Set(undecidedLines(db, { words }).map((l) => l.aId));
+        const matching = lines.filter((l) => regex.test(matchedPart(l.description)));
+        matched += matching.length;
+        for (const line of matching) expect(named.has(line.aId), `${pattern} (${words}) on ${JSON.stringify(line.description)}`).toBe(true);
+      }
+      // The check bites: many patterns have a query, and their matches are many.
+      expect(queried).toBeGreaterThan(100);
+      expect(matched).toBeGreaterThan(1_000);
+    });
   });
 });
 

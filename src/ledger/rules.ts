@@ -8,11 +8,11 @@
  * (even one that put the line back in the queue) is never overridden.
  */
 import { desc, eq, inArray, sql } from "drizzle-orm";
-import { isSafePattern } from "redos-detector";
 import type { LedgerDb, LedgerHandle } from "./db";
 import type { Face } from "./face";
 import { foldDescription } from "./fold";
 import { LiteralRanks } from "./literal-ranks";
+import { foldForLiterals, matchedPart, MAX_PATTERN_LENGTH, readPattern, type Prefilter } from "./pattern";
 import { isQueueLabel } from "./queue-label";
 import { appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { wordsQueryOf } from "./rule-words";
@@ -23,9 +23,7 @@ import { queueIsSmall, undecidedLines } from "./undecided";
 export type MatchKind = (typeof ruleRevisions.$inferSelect)["matchKind"];
 export const MATCH_KINDS: readonly MatchKind[] = ["description_exact", "description_regex", "amount_sign"];
 export const DEFAULT_PRIORITY = 100;
-export const MAX_PATTERN_LENGTH = 200;
-/** A regex rule reads at most this much of a description, so matching work stays bounded. */
-export const MAX_MATCHED_LENGTH = 1_000;
+export { MAX_MATCHED_LENGTH, MAX_PATTERN_LENGTH } from "./pattern";
 
 export interface RuleInput {
   rule_key: string;
@@ -46,6 +44,8 @@ export interface Rule {
   born_from_a_id: number | null;
   actor: string;
   created_at: string;
+  /** Null for a rule that can decide; otherwise why it decides nothing (`standingProblem`). */
+  pattern_problem: string | null;
 }
 
 /** A line as the rules see it. */
@@ -58,47 +58,25 @@ export interface Candidate {
 // --- matching ---
 
 /**
- * Why a match value is refused before anything is written (a 400), or null.
- * A regex must parse as a JavaScript pattern and, unless it matches one way only, be
- * proven free of catastrophic backtracking by redos-detector; the proof itself is bounded
- * in steps and time.
+ * Why a match value is refused before anything is written (a 400), or null. A regex must
+ * be RE2 syntax (src/ledger/pattern.ts): RE2 matches in linear time, so whatever it
+ * compiles is accepted, and what it cannot read is refused naming the construct.
  */
 export function matchProblem(kind: MatchKind, value: string): string | null {
   if (kind === "amount_sign") return value === "in" || value === "out" ? null : 'amount_sign takes "in" (money in) or "out" (money out)';
-  if (value.trim() === "") return "the match value is empty";
-  if (kind === "description_exact") return null;
+  if (kind === "description_exact") return value.trim() === "" ? "the match value is empty" : null;
+  if (value === "") return "the pattern is empty; a rule that should take every line is `amount_sign`";
   if (value.length > MAX_PATTERN_LENGTH) return `a pattern is at most ${MAX_PATTERN_LENGTH} characters`;
-  try {
-    new RegExp(value, "i");
-  } catch (error) {
-    return `the pattern is malformed: ${(error as Error).message}`;
-  }
-  if (matchesOneWay(value)) return null;
-  const verdict = isSafePattern(value, { caseInsensitive: true, timeout: 250, maxSteps: 20_000 });
-  if (!verdict.safe) {
-    return verdict.error === "timedOut" || verdict.error === "hitMaxSteps"
-      ? "the pattern is too complex to prove safe from catastrophic backtracking; simplify it"
-      : "the pattern can backtrack catastrophically (nested or overlapping repetition); rewrite it";
-  }
-  return null;
+  return readPattern(value).problem ?? null;
 }
 
 /**
- * Whether a pattern has neither repetition nor alternation: then it matches at most one
- * way from each place in a text, so trying it costs at most its own length there and it
- * cannot backtrack catastrophically. Such patterns (most rules: a merchant's name, escaped)
- * need no proof, whose time bound could refuse them on a busy machine. Conservative: any
- * `*`, `+`, `{` or `|`, and any `?` not opening a group's syntax, even inside a class.
+ * Why a standing rule decides nothing though it is live, or null: a pattern written under
+ * the earlier JavaScript syntax that RE2 cannot read (a lookahead, a backreference). Such
+ * a rule matches no line, and list_rules shows why, until a revision replaces or retires it.
  */
-function matchesOneWay(pattern: string): boolean {
-  let groupJustOpened = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (ch === "\\") i++;
-    else if (ch === "*" || ch === "+" || ch === "{" || ch === "|" || (ch === "?" && !groupJustOpened)) return false;
-    groupJustOpened = ch === "(";
-  }
-  return true;
+export function standingProblem(rule: Pick<Rule, "match_kind" | "match_value">): string | null {
+  return rule.match_kind === "description_regex" ? (readPattern(rule.match_value).problem ?? null) : null;
 }
 
 /** Why a whole rule input is refused before anything is written, per field, or none. */
@@ -111,6 +89,8 @@ export function ruleProblems(input: RuleInput): { field: keyof RuleInput; messag
   return problems;
 }
 
+const matchesNothing = () => false;
+
 export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line: Candidate) => boolean {
   switch (rule.match_kind) {
     case "description_exact": {
@@ -118,83 +98,125 @@ export function matcherOf(rule: Pick<Rule, "match_kind" | "match_value">): (line
       return (line) => foldDescription(line.description) === wanted;
     }
     case "description_regex": {
-      const pattern = new RegExp(rule.match_value, "i");
-      return (line) => pattern.test(line.description.slice(0, MAX_MATCHED_LENGTH));
+      const { pattern } = readPattern(rule.match_value);
+      if (!pattern) return matchesNothing;
+      return (line) => pattern.regex.test(matchedPart(line.description));
     }
     case "amount_sign":
       return rule.match_value === "in" ? (line) => line.amountCents > 0 : (line) => line.amountCents < 0;
   }
 }
 
-/** Characters with a meaning in a pattern; a pattern without them (unescaped) is literal text. */
-const PATTERN_SYNTAX = /[\\^$.*+?()[\]{}|]/;
-const ASCII = /^[\x00-\x7f]*$/;
-
-/**
- * The text a pattern matches, lowercased, when the pattern is nothing but ASCII literal
- * characters (punctuation may be escaped); otherwise null. For ASCII text, such a
- * pattern with the `i` flag matches exactly where the lowercased text contains it.
- */
-export function literalOf(pattern: string): string | null {
-  let text = "";
-  for (let i = 0; i < pattern.length; i++) {
-    let ch = pattern[i]!;
-    if (ch === "\\") {
-      ch = pattern[++i] ?? "";
-      if (!/^[!-\/:-@[-`{-~]$/.test(ch)) return null; // an escape other than of punctuation means something
-    } else if (PATTERN_SYNTAX.test(ch) || ch.charCodeAt(0) > 0x7f) {
-      return null;
-    }
-    text += ch;
-  }
-  return text.toLowerCase();
+/** A pattern or a sign, tried on a line in decision order. */
+interface Tried {
+  at: number;
+  /** Whether the line's text holds what every match holds, by the pieces a scan found; null for a rule tried on every line it reaches. */
+  holds: ((found: Uint32Array, stamp: number) => boolean) | null;
+  test: (line: Candidate, matched: string) => boolean;
 }
 
 /**
  * The live rulebook compiled once for a run: the rule that decides a line, as
- * `decisionOrder(rules).find(matches)` would find it, but with every exact description in
- * one hash (the line's description folded once), every literal pattern in one automaton
- * (a single pass over the lowercased text), and the other patterns and the signs tested
- * in decision order only until the best hit so far.
+ * `decisionOrder(rules).find(matches)` would find it, but cheaply. Every exact description
+ * is in one hash (the line's description folded once). Every pattern's literal pieces are
+ * in one automaton, which reads the line's folded text once: a pattern that is nothing but
+ * text is decided by it alone; any other pattern runs (RE2) only where a piece of its
+ * prefilter was found and the whole prefilter holds; patterns with no known piece, and the
+ * signs, are tried on every line. They are tried in decision order only until the best hit
+ * so far.
  */
 export function compileRulebook(rules: Rule[]): (line: Candidate) => Rule | undefined {
   const ordered = decisionOrder(rules);
   const exact = new Map<string, number>();
   const literals = new LiteralRanks();
-  // A literal pattern reads non-ASCII text through its regex: case folding differs there.
-  const literalPatterns: { at: number; pattern: RegExp }[] = [];
-  const others: { at: number; test: (line: Candidate, clipped: string) => boolean }[] = [];
+  const tried: Tried[] = [];
+  /** For each watched piece's key, the rules (their places in `tried`) whose prefilter names it. */
+  const triedByKey: number[][] = [];
   ordered.forEach((rule, at) => {
     if (rule.match_kind === "description_exact") {
       const wanted = foldDescription(rule.match_value);
       if (!exact.has(wanted)) exact.set(wanted, at);
     } else if (rule.match_kind === "description_regex") {
-      const pattern = new RegExp(rule.match_value, "i");
-      const literal = literalOf(rule.match_value);
-      if (literal === null) {
-        others.push({ at, test: (_line, clipped) => pattern.test(clipped) });
+      const { pattern } = readPattern(rule.match_value);
+      if (!pattern) return; // unreadable under RE2: it decides nothing (standingProblem)
+      const test = (_line: Candidate, matched: string) => pattern.regex.test(matched);
+      if (pattern.texts !== null) {
+        for (const text of pattern.texts) literals.add(text, at);
+      } else if (pattern.prefilter === null) {
+        tried.push({ at, holds: null, test });
       } else {
-        literals.add(literal, at);
-        literalPatterns.push({ at, pattern });
+        const holds = prefilterTest(pattern.prefilter, (piece) => {
+          const key = literals.watch(piece);
+          (triedByKey[key] ??= []).push(tried.length);
+          return key;
+        });
+        tried.push({ at, holds, test });
       }
     } else {
       const matches = matcherOf(rule);
-      others.push({ at, test: (line) => matches(line) });
+      tried.push({ at, holds: null, test: (line) => matches(line) });
     }
   });
+  const found = new Uint32Array(literals.watched);
+  /** The stamp of the last line where a piece of the rule's prefilter was found. */
+  const reached = new Uint32Array(tried.length);
+  const newlyFound: number[] = [];
+  let stamp = 0;
   return (line) => {
     let best = exact.size > 0 ? (exact.get(foldDescription(line.description)) ?? Infinity) : Infinity;
-    const clipped = line.description.slice(0, MAX_MATCHED_LENGTH);
-    if (literalPatterns.length > 0) {
-      if (ASCII.test(clipped)) best = Math.min(best, literals.smallestIn(clipped.toLowerCase()));
-      else best = Math.min(best, literalPatterns.find((l) => l.at < best && l.pattern.test(clipped))?.at ?? Infinity);
+    const matched = matchedPart(line.description);
+    if (literals.size > 0) {
+      stamp = stamp === 0xffffffff ? 1 : stamp + 1;
+      if (stamp === 1) {
+        found.fill(0);
+        reached.fill(0);
+      }
+      newlyFound.length = 0;
+      best = Math.min(best, literals.scan(foldForLiterals(matched), found, stamp, newlyFound));
+      for (const key of newlyFound) for (const i of triedByKey[key] ?? NONE) reached[i] = stamp;
     }
-    for (const other of others) {
-      if (other.at > best) break;
-      if (other.test(line, clipped)) return ordered[other.at];
+    for (let i = 0; i < tried.length; i++) {
+      const rule = tried[i]!;
+      if (rule.at > best) break;
+      if (rule.holds !== null && (reached[i] !== stamp || !rule.holds(found, stamp))) continue;
+      if (rule.test(line, matched)) return ordered[rule.at];
     }
     return best === Infinity ? undefined : ordered[best];
   };
+}
+
+const NONE: number[] = [];
+
+/** A prefilter as a test of the keys a scan found (`found[key] === stamp`), each piece watched under its key. */
+function prefilterTest(prefilter: Prefilter, watch: (piece: string) => number): (found: Uint32Array, stamp: number) => boolean {
+  if (typeof prefilter === "string") {
+    const key = watch(prefilter);
+    return (found, stamp) => found[key] === stamp;
+  }
+  const all = "all" in prefilter;
+  const subs = all ? prefilter.all : prefilter.any;
+  if (subs.every((sub) => typeof sub === "string")) {
+    const keys = subs.map((piece) => watch(piece as string));
+    return all
+      ? (found, stamp) => {
+          for (const key of keys) if (found[key] !== stamp) return false;
+          return true;
+        }
+      : (found, stamp) => {
+          for (const key of keys) if (found[key] === stamp) return true;
+          return false;
+        };
+  }
+  const parts = subs.map((sub) => prefilterTest(sub, watch));
+  return all
+    ? (found, stamp) => {
+        for (const part of parts) if (!part(found, stamp)) return false;
+        return true;
+      }
+    : (found, stamp) => {
+        for (const part of parts) if (part(found, stamp)) return true;
+        return false;
+      };
 }
 
 // --- the rulebook ---
@@ -211,6 +233,7 @@ function toRule(r: typeof ruleRevisions.$inferSelect): Rule {
     born_from_a_id: r.bornFromAId,
     actor: r.actor,
     created_at: r.createdAt,
+    pattern_problem: standingProblem({ match_kind: r.matchKind, match_value: r.matchValue }),
   };
 }
 
@@ -242,7 +265,7 @@ function compareKeys(a: string, b: string): number {
 /** Appends the next revision of a key (the first for a new key). */
 export function appendRevision(
   db: LedgerHandle,
-  rule: Omit<Rule, "revision" | "created_at" | "actor">,
+  rule: Omit<Rule, "revision" | "created_at" | "actor" | "pattern_problem">,
   actor: string,
   at: string,
 ): Rule {
@@ -385,7 +408,7 @@ export function createRules(db: LedgerDb, inputs: RuleInput[], actor: string, at
   return db.transaction((tx) => inputs.map((input) => appendRevision(tx, fromInput(input, null), actor, at)));
 }
 
-export function fromInput(input: RuleInput, bornFromAId: number | null): Omit<Rule, "revision" | "created_at" | "actor"> {
+export function fromInput(input: RuleInput, bornFromAId: number | null): Omit<Rule, "revision" | "created_at" | "actor" | "pattern_problem"> {
   return {
     rule_key: input.rule_key,
     match_kind: input.match_kind,

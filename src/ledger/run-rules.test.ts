@@ -12,7 +12,8 @@ import { applyFeedPage } from "./feed";
 import { brokenInvariants } from "./invariants";
 import type { LedgerDb } from "./db";
 import { recordHumanJudgement } from "./judgements";
-import { appendRevision, fromInput, retireRule, runRules } from "./rules";
+import { listRulesResponse } from "../endpoints/rules/schema";
+import { appendRevision, createRule, fromInput, retireRule, runRules } from "./rules";
 import { decisions } from "./schema";
 import { connectBank } from "./sync";
 import type { TenantLedger } from "./tenant-ledger";
@@ -133,5 +134,45 @@ describe("runRules across chunks", () => {
     const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
     await Promise.all([running, read]);
     expect(happened).toEqual(["began", "read", "ran"]);
+  });
+});
+
+describe("a stored pattern RE2 cannot read", () => {
+  // Accepted when patterns were JavaScript; RE2 has no lookahead. Only a revision appended
+  // past the validation (the module's own insert path) can hold one now.
+  const LOOKAHEAD = "COFFEE(?! BEANS)";
+
+  it("decides nothing, says why in list_rules, and stops no run, sync or new rule", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-unreadable"));
+    await runInDurableObject(stub, async (ledger: TenantLedger) => {
+      const db = ledger.db;
+      bookOfCoffeeAndRent(db);
+      // It decides first, were it readable: every coffee line would be its.
+      appendRevision(db, fromInput({ rule_key: "coffee-js", match_kind: "description_regex", match_value: LOOKAHEAD, category: "Meals", priority: 1 }, null), "human:t", AT);
+      ruleWithoutRun(db, "rent", "RENT", "Rent");
+
+      // run_rules: the rent rule decides, the unreadable one nothing.
+      expect(await ledger.runRules(faceFor({ tier: "paid", visibleFrom: null }))).toBe(LINES - Math.ceil(LINES / 3));
+      // create_rule of another rule decides what it matches, by the rulebook with the unreadable rule in it.
+      const coffee = createRule(db, { rule_key: "coffee", match_kind: "description_regex", match_value: "^COFFEE$", category: "Drinks", priority: 50 }, "human:t", AT, null);
+      expect(coffee.decided).toBe(Math.ceil(LINES / 3));
+      // A sync page: its new lines are decided by the rules that can read them.
+      const page = { cursorBefore: "z", nextCursor: "z1", hasMore: false, accounts: [], modified: [], removed: [] };
+      const added = ["COFFEE", "RENT", "COFFEE BEANS"].map((name, i) => ({ transaction_id: `n${i}`, account_id: "acc", amount: 5, date: "2026-11-21", name }));
+      expect(ledger.applyFeedPage(1, { ...page, added }).decidedByRules).toBe(2);
+
+      const byRule = db.select({ ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
+      expect(new Set(byRule.map((d) => d.ruleKey))).toEqual(new Set(["rent", "coffee"]));
+      expect(brokenInvariants(db)).toEqual([]);
+
+      // list_rules shows it live, with the reason it decides nothing; the others have none.
+      const listed = listRulesResponse.parse({ rules: ledger.listRules() }).rules;
+      expect(listed.find((r) => r.rule_key === "coffee-js")).toMatchObject({ retired: false, match_value: LOOKAHEAD, pattern_problem: expect.stringMatching(/negative lookahead/) });
+      expect(listed.filter((r) => r.pattern_problem !== null).map((r) => r.rule_key)).toEqual(["coffee-js"]);
+
+      // A revision in RE2 syntax under the same key replaces it, and it decides again.
+      const revised = createRule(db, { rule_key: "coffee-js", match_kind: "description_regex", match_value: "^COFFEE BEANS$", category: "Meals", priority: 1 }, "human:t", AT, null);
+      expect(revised).toMatchObject({ rule: { revision: 2, pattern_problem: null }, decided: 1 });
+    });
   });
 });
