@@ -2,7 +2,7 @@
 import { createApp } from "./app";
 import { startDailyRun } from "./cron/daily";
 import type { Env, QueueMessage } from "./env";
-import { handleQueueBatch } from "./queue-consumer";
+import { handleQueueBatch } from "./jobs/consumer";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
 export { AttemptLimiter } from "./limits/attempt-limiter";

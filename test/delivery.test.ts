@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/worker";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider } from "../src/providers/bank/types";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /**

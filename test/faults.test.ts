@@ -11,10 +11,10 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider, type FeedPage } from "../src/providers/bank/types";
-import { currentCursor } from "../src/ledger/feed";
-import { SYNC_MAX_DELIVERIES } from "../src/ledger/sync";
+import { currentCursor } from "../src/ledger/feed/feed-pages";
+import { SYNC_MAX_DELIVERIES } from "../src/ledger/feed/sync-requests";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, rw, session, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 const PAGE_SIZE = 3;

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { runTenantDay } from "../src/cron/daily";
 import { setCapOverride } from "../src/index-db/meter";
 import type { TailLine, TailResult } from "../src/providers/model/chat-completions";
-import type { TailClient } from "../src/sync/tail";
-import { runSyncRequest } from "../src/sync/watcher";
+import type { TailClient } from "../src/tail/ask-tail";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, rw, type SandboxTenant, txn } from "./fixtures/sandbox";
 
 const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));

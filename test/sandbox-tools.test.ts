@@ -4,7 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { FLOOR_READS } from "../src/ledger/floor";
+import { FLOOR_READS } from "../bench/instrumented/in-object-cost";
 import { BASE, CHECKING, createTenant, deliver, syncNow, txn } from "./fixtures/sandbox";
 
 describe("POST /sandbox/tenants/{tenant}/floor", () => {

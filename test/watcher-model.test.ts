@@ -6,14 +6,16 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { applyFeedPage } from "../src/ledger/feed";
-import { recordHumanJudgement } from "../src/ledger/judgements";
-import { currentModel, trainFromLedger } from "../src/ledger/local-model";
-import { appendRevision, fromInput, runRules } from "../src/ledger/rules";
-import { connectedBank } from "../src/ledger/sync";
+import { applyFeedPage } from "../src/ledger/feed/feed-pages";
+import { recordHumanJudgement } from "../src/ledger/books/judgements";
+import { currentModel, trainFromLedger } from "../src/ledger/model/local-model";
+import { appendRevision } from "../src/ledger/rules/rulebook";
+import { fromInput } from "../src/ledger/rules/rule";
+import { runRules } from "../src/ledger/rules/run-rules";
+import { connectedBank } from "../src/ledger/feed/sync-requests";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import type { BankProvider, FeedPage } from "../src/providers/bank/types";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { createTenant, eventually } from "./fixtures/sandbox";
 
 const AT = "2026-11-22T12:00:00.000Z";

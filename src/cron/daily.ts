@@ -9,7 +9,7 @@
 import { purgeSessions } from "../auth/sessions";
 import { tenantIdsAfter } from "../auth/tenants";
 import type { DailyFanOutMessage, DailyMessage, Env } from "../env";
-import { sendToTail, type TailClient } from "../sync/tail";
+import { sendToTail, type TailClient } from "../tail/ask-tail";
 import { runParityFor, type ParityOutcome } from "./daily-parity";
 
 /** Tenants one fan-out message names: its D1 read and its sends stay far inside one invocation's subrequests. */

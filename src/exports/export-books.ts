@@ -8,8 +8,8 @@ import type { PushMessage } from "../env";
 import { ApiError } from "../errors";
 import { liveDestinations, type DestinationView } from "../index-db/destinations";
 import type { Face } from "../ledger/face";
-import { pushStatus, type PushRecord } from "../ledger/export/pushes";
-import { EXPORT_FILES, type ExportRecord } from "../ledger/export/snapshot";
+import { pushStatus, type PushRecord } from "../ledger/reports/export/push-records";
+import { EXPORT_FILES, type ExportRecord } from "../ledger/reports/export/snapshot";
 import type { TenantLedger } from "../ledger/tenant-ledger";
 
 export interface ExportContext {

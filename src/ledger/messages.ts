@@ -4,9 +4,9 @@
  * texted, and the outcome is appended (`sent` with the carrier's id, or `failed`).
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { LedgerDb, LedgerHandle } from "./db";
-import { refuse, type Refusal } from "./refusal";
-import { messageEvents, messages } from "./schema";
+import type { LedgerDb, LedgerHandle } from "./store/db";
+import { refuse, type Refusal } from "./outcome";
+import { messageEvents, messages } from "./store/schema";
 
 export interface MessageRow {
   message_id: number;

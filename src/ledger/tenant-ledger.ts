@@ -7,27 +7,30 @@ import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations/ledger/migrations.js";
 import type { FeedPage } from "../providers/bank/types";
-import * as books from "./books";
-import * as categories from "./categories";
-import type { LedgerDb, LedgerTx } from "./db";
+import * as books from "./books/reads";
+import * as categories from "./books/categories";
+import type { LedgerDb, LedgerTx } from "./store/db";
 import type { Face } from "./face";
-import { applyFeedPage } from "./feed";
-import { undecidedLines } from "./undecided";
-import { runFloorRead, type FloorArgs, type FloorRead } from "./floor";
-import { brokenInvariants } from "./invariants";
-import { auditorViewJson } from "./auditor";
-import * as exceptions from "./exceptions";
+import { applyFeedPage } from "./feed/feed-pages";
+import { undecidedLines } from "./books/undecided";
+import { runFloorRead, type FloorArgs, type FloorRead } from "../../bench/instrumented/in-object-cost";
+import { brokenInvariants } from "../../test/support/invariants";
+import { auditorViewJson } from "./reports/auditor";
+import * as exceptions from "./books/exceptions";
 import * as messages from "./messages";
-import * as pushes from "./export/pushes";
-import * as snapshot from "./export/snapshot";
-import { explainLine } from "./explain";
-import * as judgements from "./judgements";
-import * as localModel from "./local-model";
-import * as parity from "./parity";
-import * as pnl from "./pnl";
-import * as rules from "./rules";
-import * as tail from "./tail";
-import * as sync from "./sync";
+import * as pushes from "./reports/export/push-records";
+import * as snapshot from "./reports/export/snapshot";
+import { explainLine } from "./books/explanation";
+import * as judgements from "./books/judgements";
+import * as localModel from "./model/local-model";
+import * as parity from "./reports/parity";
+import * as pnl from "./reports/pnl";
+import * as rules from "./rules/rulebook";
+import { decideByRules } from "./rules/matching";
+import { listingOrder, type RuleInput } from "./rules/rule";
+import { runRules } from "./rules/run-rules";
+import * as tail from "./model/tail-asks";
+import * as sync from "./feed/sync-requests";
 
 // The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
 export class TenantLedger extends DurableObject<Cloudflare.Env> {
@@ -147,17 +150,17 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     return judgements.label(this.db, face, side, srcId, input, actor, new Date().toISOString());
   }
   listRules() {
-    return rules.listingOrder(rules.standingRules(this.db));
+    return listingOrder(rules.standingRules(this.db));
   }
-  createRule(face: Face, input: rules.RuleInput, actor: string) {
+  createRule(face: Face, input: RuleInput, actor: string) {
     return rules.createRule(this.db, input, actor, new Date().toISOString(), face);
   }
-  createRules(inputs: rules.RuleInput[], actor: string) {
+  createRules(inputs: RuleInput[], actor: string) {
     return rules.createRules(this.db, inputs, actor, new Date().toISOString());
   }
   /** Decides in turns, answering other calls between them (a whole book takes about a second). */
   runRules(face: Face) {
-    return rules.runRules(this.db, face, new Date().toISOString(), () => scheduler.wait(0));
+    return runRules(this.db, face, new Date().toISOString(), () => scheduler.wait(0));
   }
   moveRuleToEnd(ruleKey: string, actor: string) {
     return rules.moveRuleToEnd(this.db, ruleKey, actor, new Date().toISOString());
@@ -168,7 +171,7 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   listExceptions(face: Face, page: number, perPage: number) {
     return exceptions.listExceptions(this.db, face, page, perPage);
   }
-  adjudicate(face: Face, aId: number, input: rules.RuleInput, actor: string) {
+  adjudicate(face: Face, aId: number, input: RuleInput, actor: string) {
     return exceptions.adjudicate(this.db, face, aId, input, actor, new Date().toISOString()) ?? null;
   }
 
@@ -232,7 +235,7 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     let decidedByModel = 0;
     try {
       const outcome = applyFeedPage(this.db, connectionId, page, at, (tx, newerThan) => {
-        decidedByRules = rules.decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at);
+        decidedByRules = decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at);
         decidedByModel = this.decideByModel(tx, at, newerThan);
       });
       return { ...outcome, decidedByRules, decidedByModel };

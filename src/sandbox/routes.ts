@@ -20,7 +20,7 @@ import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
 import { E164 } from "../providers/sms/types";
-import { FLOOR_READS } from "../ledger/floor";
+import { FLOOR_READS } from "../../bench/instrumented/in-object-cost";
 import { faceFor } from "../ledger/face";
 import { receiveInboundSms } from "../messages/sms";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";

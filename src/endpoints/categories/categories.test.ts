@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app";
 import { addDays, booksDate } from "../../clock";
-import { recordHumanJudgement } from "../../ledger/judgements";
+import { recordHumanJudgement } from "../../ledger/books/judgements";
 import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const newCategory = (t: SandboxTenant, name: string, header: string, credential = rw(t)) =>

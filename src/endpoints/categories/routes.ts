@@ -1,6 +1,6 @@
 import { switchOn, type Env } from "../../env";
 import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
+import { isRefusal } from "../../ledger/outcome";
 import { defineEndpoint } from "../define";
 import {
   categoryTotalsResponse,

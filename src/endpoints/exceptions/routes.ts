@@ -1,5 +1,5 @@
 import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
+import { isRefusal } from "../../ledger/outcome";
 import { defineEndpoint } from "../define";
 import { PER_PAGE_CAP } from "../shared";
 import { adjudicateBody, adjudicateResponse, listExceptionsQuery, listExceptionsResponse } from "./schema";

@@ -1,6 +1,6 @@
 import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
-import type { JudgementOutcome } from "../../ledger/judgements";
+import { isRefusal } from "../../ledger/outcome";
+import type { JudgementOutcome } from "../../ledger/books/judgements";
 import type { Call } from "../define";
 import { defineEndpoint } from "../define";
 import { lineParams } from "../transactions/schema";

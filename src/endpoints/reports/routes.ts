@@ -1,6 +1,6 @@
 import { booksDate } from "../../clock";
 import { ApiError } from "../../errors";
-import type { PnlReport } from "../../ledger/pnl";
+import type { PnlReport } from "../../ledger/reports/pnl";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { patternCase, textsFor } from "../../../test/fixtures/patterns";
 import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
-import { matchedPart } from "../../ledger/pattern";
+import { matchedPart } from "../../ledger/rules/pattern";
 import { expectRefusal, re2Of, rule, undecided, type Line } from "./pattern-fixtures";
 
 let made = 0;

@@ -8,7 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { createApp } from "../../app";
-import { createCategory } from "../../ledger/categories";
+import { createCategory } from "../../ledger/books/categories";
 import type { TenantLedger } from "../../ledger/tenant-ledger";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
