@@ -16,6 +16,7 @@
  * the fake's access token, so the plan the watcher reads (connection, cursor) is the
  * aggregator connection's own.
  */
+import { settle } from "../src/errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { requestSync } from "../src/ledger/feed/sync-requests";
@@ -59,7 +60,7 @@ function ledgerOf(t: SandboxTenant) {
 async function tenantWithRequest(accessToken = ACCESS_TOKEN): Promise<{ t: SandboxTenant; message: { tenant: string; requestId: number } }> {
   const t = await createTenant({ bank: false });
   const ledger = ledgerOf(t);
-  await ledger.connectBank("aggregator", accessToken);
+  settle(await ledger.connectBank("aggregator", accessToken));
   const outcome = await runInDurableObject(ledger, (instance) => requestSync(instance.db, `human:${t.tenant}`, new Date()));
   if (outcome.state !== "recorded") throw new Error(`no request recorded: ${outcome.state}`);
   const syncNow = await api(rw(t), "/api/v1/sync-now", { method: "POST" });

@@ -2,6 +2,7 @@
  * Resync ops: export_books with a spreadsheet destination, and the push job that writes the
  * books through the real spreadsheet adapter to a fake spreadsheet API.
  */
+import { settle } from "../errors";
 import { env, SELF } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ledgerOf } from "../env";
@@ -45,12 +46,12 @@ async function connect(t: SandboxTenant, spreadsheetId: string, accessToken = SH
 
 /** A resync op opened on the tenant's ledger directly, so no queue message races the test's own push. */
 async function openOp(t: SandboxTenant, destinationId: number): Promise<number> {
-  const op = await ledgerOf(env, t.tenant).openExport(faceFor({ tier: "paid", visibleFrom: null }), {
+  const op = settle(await ledgerOf(env, t.tenant).openExport(faceFor({ tier: "paid", visibleFrom: null }), {
     destinationId,
     destinations: "known",
     actor: `human:${t.tenant}`,
     at: new Date().toISOString(),
-  });
+  }));
   return op.id;
 }
 
@@ -198,7 +199,7 @@ describe("export_books with destinations", () => {
     const t = await bookedTenant();
     const context = {
       d1: env.UNMIGRATED_DB,
-      queue: env.SYNC_QUEUE,
+      queue: env.JOB_QUEUE,
       ledger: ledgerOf(env, t.tenant),
       tenant: t.tenant,
       actor: `human:${t.tenant}`,

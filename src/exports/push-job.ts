@@ -5,16 +5,17 @@
  * at-least-once and a push is a whole resync, so a retry simply starts over; an op whose
  * push already ended is acknowledged without pushing again.
  */
-import { ledgerOf, type Env, type PushMessage } from "../env";
+import { settle } from "../errors";
+import { ledgerOf, type Env } from "../env";
+import { JOB_MAX_DELIVERIES, type PushJob } from "../jobs/job";
 import { destinationOf } from "../index-db/destinations";
 import { SPREADSHEET_HEADER } from "../ledger/reports/export/snapshot";
-import { SYNC_MAX_DELIVERIES } from "../ledger/feed/sync-requests";
 import { SheetsClient, SpreadsheetError } from "../providers/spreadsheet/sheets";
 
 /** Runs one push; throws when the queue should deliver it again. `fetchSheets` lets tests put a fake API in front. */
-export async function runPush(env: Env, message: PushMessage, delivery: number, fetchSheets?: typeof fetch): Promise<void> {
+export async function runPush(env: Env, message: PushJob, delivery: number, fetchSheets?: typeof fetch): Promise<void> {
   const ledger = ledgerOf(env, message.tenant);
-  const plan = await ledger.planPush(message.exportId);
+  const plan = settle(await ledger.planPush(message.exportId));
   if (!plan) return;
   let rows = 0;
   const record = (status: "pushed" | "failed", final: boolean, error: string | null) =>
@@ -28,13 +29,13 @@ export async function runPush(env: Env, message: PushMessage, delivery: number, 
     await sheets.append([SPREADSHEET_HEADER]);
     let cursor: string | null = null;
     do {
-      const page: { rows: (string | number)[][]; next: string | null } | null = await ledger.spreadsheetPage(message.exportId, cursor);
+      const page: { rows: (string | number)[][]; next: string | null } | null = settle(await ledger.spreadsheetPage(message.exportId, cursor));
       if (!page) throw new Error(`export ${message.exportId} vanished`);
       if (page.rows.length > 0) rows += await sheets.append(page.rows);
       cursor = page.next;
     } while (cursor !== null);
   } catch (error) {
-    const final = delivery >= SYNC_MAX_DELIVERIES || (error instanceof SpreadsheetError && !error.retryable);
+    const final = delivery >= JOB_MAX_DELIVERIES || (error instanceof SpreadsheetError && !error.retryable);
     const why = error instanceof SpreadsheetError ? error.message : "the push failed unexpectedly";
     if (!(error instanceof SpreadsheetError)) console.error("export push fault:", error);
     await record("failed", final, why);

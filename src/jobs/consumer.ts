@@ -1,13 +1,14 @@
 /**
- * The queue's consumer: each message goes to its job by kind. A job that throws is
- * delivered again (at most `max_retries` times, wrangler.toml); each job is safe to repeat.
+ * The job queue's consumer: each job goes to its runner by kind. A job that throws is
+ * delivered again (at most JOB_MAX_DELIVERIES times in all); each job is safe to repeat.
  */
 import { fanOutDaily, runTenantDay } from "../cron/daily";
-import type { Env, QueueMessage } from "../env";
+import type { Env } from "../env";
 import { runPush } from "../exports/push-job";
 import { runSyncRequest } from "../watcher/watcher";
+import type { Job } from "./job";
 
-export async function handleQueueBatch(batch: MessageBatch<QueueMessage>, env: Env): Promise<void> {
+export async function handleQueueBatch(batch: MessageBatch<Job>, env: Env): Promise<void> {
   for (const message of batch.messages) {
     try {
       await runJob(env, message.body, message.attempts);
@@ -18,7 +19,7 @@ export async function handleQueueBatch(batch: MessageBatch<QueueMessage>, env: E
   }
 }
 
-async function runJob(env: Env, body: QueueMessage, delivery: number): Promise<void> {
+async function runJob(env: Env, body: Job, delivery: number): Promise<void> {
   switch (body.kind) {
     case "push":
       return runPush(env, body, delivery);
@@ -29,7 +30,9 @@ async function runJob(env: Env, body: QueueMessage, delivery: number): Promise<v
       await runTenantDay(env, body.tenant, new Date(body.scheduledAt));
       return;
     case "sync":
-    case undefined: // a sync request from before `kind` existed
       return runSyncRequest(env, body, delivery);
+    default:
+      // Not a job of ours: retried until the queue gives up on it, then dropped by the queue.
+      throw new Error(`a job of no known kind: ${JSON.stringify(body)}`);
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Long work in the tenant's object done in turns: between turns the object answers other
+ * Long work in the tenant's object done in slices: between slices the object answers other
  * calls, so no read waits for the whole of it (docs/decisions.md: run_rules, the model).
  */
 import type { LedgerHandle } from "./store/db";
 import { newestLineId } from "./feed/feed-pages";
 
-/** What lets the object answer other calls between two turns (`scheduler.wait(0)` in the object). */
+/** What lets the object answer other calls between two slices (`scheduler.wait(0)` in the object). */
 export type Pause = () => Promise<unknown>;
 
 /** Visits the side-A lines in ranges of `size` ids, (after, upTo], up to the newest, with `pause()` between ranges. */

@@ -8,6 +8,7 @@
  * - Mode `batched` (at or over the cap) or null (no cap known, which never means under
  *   it): nothing goes out from the watcher; the daily cron sends what waits, in one run.
  */
+import { settle } from "../errors";
 import { ledgerOf, type Env } from "../env";
 import { currentMode, recordMeter } from "../index-db/meter";
 import { ChatCompletionsTail, MAX_TAIL_BATCH, type TailLine, type TailResult } from "../providers/model/chat-completions";
@@ -51,17 +52,17 @@ export async function sendToTail(env: Env, tenant: string, options: { now: Date;
   const ledger = ledgerOf(env, tenant);
   run.outcome = "sent";
   for (;;) {
-    const work = await ledger.tailWork(MAX_TAIL_BATCH);
+    const work = settle(await ledger.tailWork(MAX_TAIL_BATCH));
     if (work.lines.length === 0 || work.categories.length === 0) return run;
     const lines = work.lines.map((l) => ({ id: l.aId, description: l.description, merchantName: l.merchantName, amountCents: l.amountCents }));
     const result = await client.classify(work.categories, lines);
     await recordMeter(env.INDEX_DB, tenant, options.now, { calls: 1, millicents: result.millicents, linesSentToApi: lines.length });
     run.calls += 1;
     run.sent += lines.length;
-    run.decided += await ledger.recordTailAnswers(
+    run.decided += settle(await ledger.recordTailAnswers(
       lines.map((l) => ({ aId: l.id, answer: result.answers.get(l.id) ?? null })),
       result.model,
-    );
+    ));
     // A call may have crossed the cap: the rest waits for the daily batch.
     if (!options.batch && !(await interactive())) return run;
   }

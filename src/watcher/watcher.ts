@@ -6,9 +6,10 @@
  * - a run that fails half-way keeps the pages it applied, and the retry resumes from
  *   the last applied cursor; a page applied twice changes nothing.
  */
-import { ledgerOf, type Env, type SyncMessage } from "../env";
+import { settle } from "../errors";
+import { ledgerOf, type Env } from "../env";
+import { JOB_MAX_DELIVERIES, type SyncJob } from "../jobs/job";
 import { NO_CHANGES, type FeedCounts } from "../ledger/feed/feed-pages";
-import { SYNC_MAX_DELIVERIES } from "../ledger/feed/sync-requests";
 import { bankFor } from "../providers/bank";
 import { BankProviderError, type BankProvider, type FeedPage } from "../providers/bank/types";
 import { recordMeter } from "../index-db/meter";
@@ -28,13 +29,13 @@ const linesOf = (page: FeedPage) => page.added.length + page.modified.length + p
  */
 export async function runSyncRequest(
   env: Env,
-  request: SyncMessage,
+  request: Pick<SyncJob, "tenant" | "requestId">,
   delivery: number,
   provider?: BankProvider,
   tail?: TailClient | null,
 ): Promise<void> {
   const ledger = ledgerOf(env, request.tenant);
-  const plan = await ledger.planSyncRun(request.requestId);
+  const plan = settle(await ledger.planSyncRun(request.requestId));
   if (!plan) return;
 
   const startedAt = new Date().toISOString();
@@ -72,12 +73,12 @@ export async function runSyncRequest(
     try {
       // The clock moves across the call (it is I/O), so this is the object's time for the group.
       const started = Date.now();
-      outcomes = await ledger.applyFeedPages(plan.connectionId, group);
+      outcomes = settle(await ledger.applyFeedPages(plan.connectionId, group));
       transactionLines = nextTransactionLines(group.reduce((lines, p) => lines + linesOf(p), 0), Date.now() - started);
     } catch (error) {
       if (group.length === 1) throw error;
       // None of the group landed: page by page, so the pages before a bad one still do.
-      for (const page of group) tally(await ledger.applyFeedPage(plan.connectionId, page));
+      for (const page of group) tally(settle(await ledger.applyFeedPage(plan.connectionId, page)));
       return;
     }
     outcomes.forEach(tally);
@@ -88,9 +89,9 @@ export async function runSyncRequest(
     let next = bank.syncPage(plan.cursor);
     next.catch(() => undefined); // awaited below; a failure is not unhandled meanwhile
     // While the bank serves the first page: a model that would learn afresh in a page's
-    // transaction, holding the object, learns in turns now (after a whole-book run-rules).
+    // transaction, holding the object, learns in slices now (after a whole-book run-rules).
     // Only a head start: if it fails, the pages' transactions learn as they always could.
-    await ledger.prepareModel().catch((error) => console.error(`learning the model ahead of ${request.tenant}'s pages failed:`, error));
+    ledger.prepareModel().catch((error: unknown) => console.error(`learning the model ahead of ${request.tenant}'s pages failed:`, error));
     for (;;) {
       let page: FeedPage;
       try {
@@ -109,14 +110,14 @@ export async function runSyncRequest(
       // The next page needs only this page's cursor: ask for it while this one waits or is applied.
       if (page.hasMore) {
         next = bank.syncPage(page.nextCursor);
-        next.catch(() => undefined); // awaited on the next turn; a failure is not unhandled meanwhile
+        next.catch(() => undefined); // awaited on the next pass of the loop; a failure is not unhandled meanwhile
       }
       held.push(page);
       if (!page.hasMore || held.reduce((lines, p) => lines + linesOf(p), 0) >= transactionLines) await applyHeld();
       if (!page.hasMore) break;
     }
   } catch (error) {
-    const final = delivery >= SYNC_MAX_DELIVERIES || (error instanceof BankProviderError && !error.retryable);
+    const final = delivery >= JOB_MAX_DELIVERIES || (error instanceof BankProviderError && !error.retryable);
     const why = error instanceof BankProviderError ? error.message : "the watcher failed unexpectedly";
     if (!(error instanceof BankProviderError)) console.error("sync watcher fault:", error);
     await record("failed", final, why);

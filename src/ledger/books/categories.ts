@@ -7,7 +7,7 @@
 import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import { isQueueLabel } from "./queue-label";
-import { isRefusal, refuse, type Refusal } from "../outcome";
+import { ok, refused, type Outcome } from "../outcome";
 import { categoryEntries, headers } from "../store/schema";
 
 export type HeaderKey = (typeof headers.$inferSelect)["key"];
@@ -97,40 +97,34 @@ export function categoryNameProblem(name: string): string | null {
  * Appends a category under a header. The same name under the same header is already
  * there and is answered as it stands; under another header the ledger refuses.
  */
-export function createCategory(db: LedgerDb, input: NewCategory, actor: string, at: string): CategoryEntry | Refusal {
+export function createCategory(db: LedgerDb, input: NewCategory, actor: string, at: string): Outcome<CategoryEntry> {
   return db.transaction((tx) => {
     const wanted = normalName(input.name);
     const existing = liveEntries(tx).find((e) => normalName(e.name) === wanted);
     if (existing && existing.header_key !== input.header) {
-      return refuse(`category "${existing.name}" already lives under header "${existing.header_key}"; a name lives under one header only`);
+      return refused(`category "${existing.name}" already lives under header "${existing.header_key}"; a name lives under one header only`);
     }
-    if (existing) return existing;
+    if (existing) return ok(existing);
     const name = input.name.trim().replace(/\s+/g, " ");
     const catKey = freeKey(tx, catKeyOf(name));
     tx.insert(categoryEntries).values({ catKey, name, headerKey: input.header, retired: false, actor, createdAt: at }).run();
-    return liveEntries(tx).find((e) => e.cat_key === catKey)!;
+    return ok(liveEntries(tx).find((e) => e.cat_key === catKey)!);
   });
 }
 
-export interface CategoriesOutcome {
-  /** The rows that landed (or already stood), in the order asked. */
-  created: CategoryEntry[];
-  /** The first row the ledger refused, by its index in the input; rows after it were not tried. */
-  refusal?: Refusal & { row: number };
-}
-
 /**
- * Appends categories in order, each as its own fact, and stops at the first refusal:
- * the rows before it stay created.
+ * Appends categories in order, each as its own fact, and stops at the first refusal: the
+ * rows before it stay created, and the refusal names the refused row and carries them.
+ * Answers the rows that landed (or already stood), in the order asked.
  */
-export function createCategories(db: LedgerDb, inputs: readonly NewCategory[], actor: string, at: string): CategoriesOutcome {
+export function createCategories(db: LedgerDb, inputs: readonly NewCategory[], actor: string, at: string): Outcome<CategoryEntry[]> {
   const created: CategoryEntry[] = [];
   for (const [row, input] of inputs.entries()) {
     const outcome = createCategory(db, input, actor, at);
-    if (isRefusal(outcome)) return { created, refusal: { ...outcome, row } };
-    created.push(outcome);
+    if (!outcome.ok) return refused(outcome.refusal.words, { row, created });
+    created.push(outcome.value);
   }
-  return { created };
+  return ok(created);
 }
 
 /** A key no other entry (live or retired) uses: `rent`, `rent-2`, ... */

@@ -7,7 +7,7 @@ import { faceFigures, findRow, rowColumns, toRow, type Row } from "./reads";
 import type { LedgerDb } from "../store/db";
 import type { Face } from "../face";
 import { categoryValue, judge } from "./judgements";
-import { refuse, type Refusal } from "../outcome";
+import { noSuchLine, ok, refused, type Outcome } from "../outcome";
 import { appendRevision } from "../rules/rulebook";
 import { fromInput, type Rule, type RuleInput } from "../rules/rule";
 import { matcherOf } from "../rules/matching";
@@ -45,26 +45,25 @@ export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: 
   return { exceptions, total };
 }
 
-export type AdjudicateOutcome = { op_seq: number; rule: Rule } | Refusal | undefined;
-
 /**
  * Resolves one exception: the human judgement and the rule revision it mints
  * (`born_from_a_id` = the line). The line must be an exception, and the rule must match
- * the line it is born from. Undefined when the face holds no such line.
+ * the line it is born from.
  */
-export function adjudicate(db: LedgerDb, face: Face, aId: number, input: RuleInput, actor: string, at: string): AdjudicateOutcome {
+export function adjudicate(db: LedgerDb, face: Face, aId: number, input: RuleInput, actor: string, at: string): Outcome<{ op_seq: number; rule: Rule; row: Row }> {
   return db.transaction((tx) => {
     const row = findRow(tx, face, "A", aId);
-    if (!row) return undefined;
+    if (!row) return noSuchLine("A", aId);
     if (row.state !== "in books" && row.state !== "pending") {
-      return refuse(`A:${aId} is no exception: it is ${row.state}, not in the books`);
+      return refused(`A:${aId} is no exception: it is ${row.state}, not in the books`);
     }
-    if (row.category !== "uncategorised") return refuse(`A:${aId} is no exception: it already has category "${row.category}"`);
+    if (row.category !== "uncategorised") return refused(`A:${aId} is no exception: it already has category "${row.category}"`);
     const rule = fromInput(input, aId);
     if (!matcherOf(rule)({ aId, description: row.description, amountCents: row.amount_cents })) {
-      return refuse(`rule "${input.rule_key}" does not match A:${aId}, the line it would be born from`);
+      return refused(`rule "${input.rule_key}" does not match A:${aId}, the line it would be born from`);
     }
     const opSeq = judge(tx, aId, categoryValue(input.category), actor, "adjudicate", at);
-    return { op_seq: opSeq, rule: appendRevision(tx, rule, actor, at) };
+    const minted = appendRevision(tx, rule, actor, at);
+    return ok({ op_seq: opSeq, rule: minted, row: findRow(tx, face, "A", aId)! });
   });
 }

@@ -14,6 +14,7 @@ import type { LedgerHandle } from "../store/db";
 import type { Face } from "../face";
 import { latestDecision } from "./judgements";
 import { bLines, type decisions } from "../store/schema";
+import { noSuchLine, ok, type Outcome } from "../outcome";
 
 /** A decision fact as stored (one row of `decisions`). */
 export type Decision = typeof decisions.$inferSelect;
@@ -89,7 +90,7 @@ export interface Subject {
   twin_a_id: number | null;
 }
 
-export interface ExplainOptions {
+export interface ExplanationOptions {
   /**
    * The local model's duh band floor (0..1). A model decision at or above it also cites
    * the band. Unknown until the model exists, so no band is cited by default.
@@ -150,7 +151,7 @@ export function confidenceOf(ppm: number | null): number | null {
 }
 
 /** The evidence of one decision, by its engine. */
-export function decisionCitations(d: Decision, options: ExplainOptions = {}): Citation[] {
+export function decisionCitations(d: Decision, options: ExplanationOptions = {}): Citation[] {
   switch (d.engine) {
     case "rule":
       return ruleCitation(d);
@@ -230,12 +231,12 @@ export function renderDefect(subject: Subject, decided: Decision | undefined, st
   return `The latest decision on ${line} (op ${decided.seq}, engine ${decided.engine}) records no evidence that can be cited.`;
 }
 
-/** Explains a line the face serves; undefined when the tenant holds no such line on it. */
-export function explainLine(db: LedgerHandle, face: Face, side: Side, srcId: number, options: ExplainOptions = {}): Explanation | undefined {
+/** Explains a line the face serves. */
+export function explanationOf(db: LedgerHandle, face: Face, side: Side, srcId: number, options: ExplanationOptions = {}): Outcome<Explanation> {
   const row = findRow(db, face, side, srcId);
-  if (!row) return undefined;
+  if (!row) return noSuchLine(side, srcId);
   const twin = side === "B" ? db.select({ aId: bLines.twinAId }).from(bLines).where(eq(bLines.id, srcId)).get() : undefined;
-  if (side === "B" && !twin) return undefined;
+  if (side === "B" && !twin) return noSuchLine(side, srcId);
   const aId = twin?.aId ?? srcId;
   const subject: Subject = { side, src_id: srcId, twin_a_id: twin?.aId ?? null };
 
@@ -247,7 +248,7 @@ export function explainLine(db: LedgerHandle, face: Face, side: Side, srcId: num
   }
   // The A line's state says where an undecided line waits (for B: its twin's, on this face).
   const state = side === "A" ? row.state : findRow(db, face, "A", aId)?.state;
-  return {
+  return ok({
     side,
     src_id: srcId,
     category: row.category ?? UNCATEGORISED,
@@ -255,5 +256,5 @@ export function explainLine(db: LedgerHandle, face: Face, side: Side, srcId: num
     sentence: renderSentence(subject, citations),
     citations,
     defect: citations.length === 0 ? renderDefect(subject, decided, state) : "",
-  };
+  });
 }

@@ -4,11 +4,11 @@
  * line posts, or a modification arrives) the human judgement follows it.
  */
 import { desc, eq } from "drizzle-orm";
-import { findRow, type Side } from "./reads";
+import { findRow, type Row, type Side } from "./reads";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
 import type { Face } from "../face";
 import { isQueueLabel } from "./queue-label";
-import { refuse, type Refusal } from "../outcome";
+import { noSuchLine, ok, refused, type Outcome } from "../outcome";
 import { aLines, bLines, decisions, labels, lineEvents } from "../store/schema";
 
 export function latestDecision(db: LedgerHandle, aId: number) {
@@ -68,29 +68,31 @@ export function recordHumanJudgement(db: LedgerDb, aId: number, category: string
 }
 
 /** The ledger's words when a judgement names a side-B line. */
-export function sideBRefusal(srcId: number, twinAId: number): Refusal {
-  return refuse(`B:${srcId} is an archived twin (a duplicate arrival of A:${twinAId}); the ledger takes judgements on side-A lines only`);
+export function sideBRefusal(srcId: number, twinAId: number): Outcome<never> {
+  return refused(`B:${srcId} is an archived twin (a duplicate arrival of A:${twinAId}); the ledger takes judgements on side-A lines only`);
 }
 
-/**
- * Finds the line a judgement names on the caller's face: undefined when it holds none,
- * a Refusal for side B, otherwise the A line's id.
- */
-function judgedLine(db: LedgerHandle, face: Face, side: Side, srcId: number): number | Refusal | undefined {
+/** The A line a judgement names on the caller's face; refused for side B. */
+function judgedLine(db: LedgerHandle, face: Face, side: Side, srcId: number): Outcome<number> {
   const row = findRow(db, face, side, srcId);
-  if (!row) return undefined;
+  if (!row) return noSuchLine(side, srcId);
   if (side === "B") return sideBRefusal(srcId, db.select({ twin: bLines.twinAId }).from(bLines).where(eq(bLines.id, srcId)).get()!.twin);
-  return srcId;
+  return ok(srcId);
 }
 
-export type JudgementOutcome = { op_seq: number } | Refusal | undefined;
+/** A judgement's op and the line as it now reads. */
+export interface Judged {
+  op_seq: number;
+  row: Row;
+}
 
 /** categorize: appends a judgement; `uncategorised`/`uncategorized` unsets. */
-export function categorize(db: LedgerDb, face: Face, side: Side, srcId: number, category: string, actor: string, at: string): JudgementOutcome {
+export function categorize(db: LedgerDb, face: Face, side: Side, srcId: number, category: string, actor: string, at: string): Outcome<Judged> {
   return db.transaction((tx) => {
     const line = judgedLine(tx, face, side, srcId);
-    if (typeof line !== "number") return line;
-    return { op_seq: judge(tx, line, categoryValue(category), actor, "categorize", at) };
+    if (!line.ok) return line;
+    const opSeq = judge(tx, line.value, categoryValue(category), actor, "categorize", at);
+    return ok({ op_seq: opSeq, row: findRow(tx, face, side, srcId)! });
   });
 }
 
@@ -106,15 +108,16 @@ export function label(
   input: { category: string; reason?: string | null },
   actor: string,
   at: string,
-): JudgementOutcome {
+): Outcome<Judged> {
   return db.transaction((tx) => {
     const line = judgedLine(tx, face, side, srcId);
-    if (typeof line !== "number") return line;
-    const oldCategory = latestDecision(tx, line)?.category ?? null;
+    if (!line.ok) return line;
+    const aId = line.value;
+    const oldCategory = latestDecision(tx, aId)?.category ?? null;
     const category = categoryValue(input.category);
-    const opSeq = judge(tx, line, category, actor, "label", at);
-    tx.insert(labels).values({ aId: line, category, oldCategory, reason: input.reason ?? null, actor, opSeq, createdAt: at }).run();
-    return { op_seq: opSeq };
+    const opSeq = judge(tx, aId, category, actor, "label", at);
+    tx.insert(labels).values({ aId, category, oldCategory, reason: input.reason ?? null, actor, opSeq, createdAt: at }).run();
+    return ok({ op_seq: opSeq, row: findRow(tx, face, side, srcId)! });
   });
 }
 

@@ -10,6 +10,7 @@ import type { LedgerDb, LedgerHandle } from "../store/db";
 import type { Face } from "../face";
 import { isQueueLabel } from "./queue-label";
 import { aLines, bLines, cFloor, cFloorTotals, cRows, cTotals, feedAccounts, lineEvents } from "../store/schema";
+import { noSuchLine, ok, type Outcome } from "../outcome";
 
 export const UNCATEGORISED = "uncategorised";
 
@@ -263,26 +264,27 @@ export function findRow(db: LedgerHandle, face: Face, side: Side, srcId: number)
 export interface TransactionDetail {
   row: Row;
   lineage: string[];
-  raw: unknown;
+  /** The provider's record as it arrived, as JSON text (side A); null for side B. */
+  raw: string | null;
 }
 
 /** One line with its lineage in words and, for side A, the provider's record. */
-export function transactionDetail(db: LedgerDb, face: Face, side: Side, srcId: number): TransactionDetail | undefined {
+export function transactionDetail(db: LedgerDb, face: Face, side: Side, srcId: number): Outcome<TransactionDetail> {
   const row = findRow(db, face, side, srcId);
-  if (!row) return undefined;
+  if (!row) return noSuchLine(side, srcId);
   if (side === "B") {
     const b = db.select().from(bLines).where(eq(bLines.id, srcId)).get()!;
-    return {
+    return ok({
       row,
       lineage: [
         `B:${b.id} arrived on ${b.arrivedAt} as a second delivery of bank transaction ${b.transactionId}.`,
         `It is the archived twin of A:${b.twinAId} and counts in no total.`,
       ],
       raw: null,
-    };
+    });
   }
   const a = db.select().from(aLines).where(eq(aLines.id, srcId)).get()!;
-  return { row, lineage: lineageOf(db, a), raw: JSON.parse(a.raw) };
+  return ok({ row, lineage: lineageOf(db, a), raw: a.raw });
 }
 
 function lineageOf(db: LedgerDb, a: typeof aLines.$inferSelect): string[] {

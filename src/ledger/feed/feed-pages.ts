@@ -1,5 +1,5 @@
 /**
- * Provider pages -> sides A and B and line events (DECISIONS.md, "Bank feed").
+ * Provider pages -> sides A and B and line events (docs/decisions.md, "Bank feed and sync").
  *
  * - a new transaction id: a side-A line (`pending` or in books);
  * - a posted line naming a held pending line: the pending line is superseded;

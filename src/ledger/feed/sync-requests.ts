@@ -9,8 +9,6 @@ import type { LedgerDb } from "../store/db";
 import { currentCursor, type FeedCounts } from "./feed-pages";
 import { bankConnections, syncRequests, syncRuns } from "../store/schema";
 
-/** Deliveries the queue makes of one message (wrangler.toml max_retries + 1). */
-export const SYNC_MAX_DELIVERIES = 4;
 export const SYNC_REQUEST_STALE_MINUTES = 15;
 
 export type SyncRequestOutcome =
@@ -90,4 +88,33 @@ export function recordSyncRun(db: LedgerDb, run: SyncRunRecord): number {
 
 export function listSyncRuns(db: LedgerDb, limit: number) {
   return db.select().from(syncRuns).orderBy(desc(syncRuns.id)).limit(limit).all();
+}
+
+/**
+ * sync-now: records a request (unless one is pending or no bank is connected) and hands it
+ * to `enqueue`, the job queue. A request that cannot be queued can never be consumed: a
+ * final failed run ends it at once, so the next sync-now is not refused, and the failure
+ * goes to the caller.
+ */
+export async function askForSync(db: LedgerDb, actor: string, now: Date, enqueue: (requestId: number) => Promise<void>): Promise<SyncRequestOutcome> {
+  const outcome = requestSync(db, actor, now);
+  if (outcome.state !== "recorded") return outcome;
+  try {
+    await enqueue(outcome.requestId);
+  } catch (cause) {
+    const at = new Date().toISOString();
+    recordSyncRun(db, {
+      requestId: outcome.requestId,
+      attempt: 0,
+      startedAt: at,
+      finishedAt: at,
+      pages: 0,
+      ...{ added: 0, modified: 0, removed: 0, duplicates: 0 },
+      status: "failed",
+      final: true,
+      error: "the request could not be queued",
+    });
+    throw cause;
+  }
+  return outcome;
 }

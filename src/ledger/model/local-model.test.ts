@@ -1,4 +1,5 @@
 /** The local model in the ledger: learnt from the ledger's evidence, incrementally where it can be. */
+import { settle } from "../../errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -222,7 +223,7 @@ describe("the local model in the ledger", () => {
       expect(ledger.prepareModel()).toBe(learning);
       await learning;
       expect(keptMarks()).toBe(db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq);
-      expect(await ledger.modelVersion()).toEqual({ version: trainFromLedger(db).model.version, examples: 5_250 });
+      expect(settle(await ledger.modelVersion())).toEqual({ version: trainFromLedger(db).model.version, examples: 5_250 });
       expect(ledger.prepareModel()).not.toBe(learning);
     });
   });
@@ -313,7 +314,7 @@ describe("the local model in the ledger", () => {
       applyFeedPage(db, connection, page(Array.from({ length: 150 }, (_, i) => line(`l${i}`, named(i)))), AT);
       // The running model learns the later lines first, so its sample's order is not the ledger's.
       for (let aId = 80; aId <= 150; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 6]!, "human:x", AT);
-      await ledger.modelVersion();
+      settle(await ledger.modelVersion());
       for (let aId = 1; aId < 80; aId++) recordHumanJudgement(db, aId, aId % 9 === 0 ? "Office" : categories[(aId - 1) % 6]!, "human:x", AT);
       // The object's own step: the model (caught up, its calibration fitted) decides new lines.
       const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, i % 5 === 0 ? `UNHEARD OF ${i}` : named(i + 7)));

@@ -58,3 +58,7 @@ export function recordTailAnswers(db: LedgerDb, answers: { aId: number; answer: 
   });
 }
 
+/** What the tail is asked next: the tenant's categories to choose from and up to `limit` lines. */
+export function tailWork(db: LedgerHandle, limit: number): { categories: string[]; lines: TailLineFacts[] } {
+  return { categories: tenantCategories(db), lines: tailCandidates(db, limit) };
+}

@@ -16,7 +16,8 @@
 import { desc, eq } from "drizzle-orm";
 import { addDays } from "../../clock";
 import type { LedgerDb } from "../store/db";
-import { SECTIONS, twelveNumbers, WINDOWS, type PnlReport, type SectionName, type SectionNumbers, type WindowName } from "./pnl";
+import type { Face } from "../face";
+import { rollingPnl, SECTIONS, twelveNumbers, WINDOWS, type PnlReport, type SectionName, type SectionNumbers, type WindowName } from "./pnl";
 import { parityVerdicts } from "../store/schema";
 
 export type LocalisationKind = "RECATEGORIZED" | "AMOUNT_DIFF" | "WINDOW_EDGE" | "MISSING_ON_LOCAL" | "MISSING_ON_ORACLE";
@@ -157,4 +158,24 @@ export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, ac
     tx.insert(parityVerdicts).values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), actor, filedAt: at }).run();
     return verdict;
   });
+}
+
+/**
+ * record-pnl-parity: files the day's verdict of the books' P&L against the oracle's, unless
+ * an asserted `local` report disagrees with the books (then it names the numbers that
+ * disagree, and files nothing).
+ */
+export function recordParity(
+  db: LedgerDb,
+  face: Face,
+  asOf: string,
+  oracle: ComparableReport,
+  local: SectionNumbers | null,
+  actor: string,
+  at: string,
+): { disagreeing: string[]; verdict: Verdict | null } {
+  const books = rollingPnl(db, face, asOf);
+  const disagreeing = local ? disagreements(books, local) : [];
+  if (disagreeing.length > 0) return { disagreeing, verdict: null };
+  return { disagreeing, verdict: fileVerdict(db, computeVerdict(asOf, books, oracle), oracle, actor, at) };
 }

@@ -1,5 +1,5 @@
 /**
- * The rolling profit-and-loss report (DECISIONS.md, "Rolling P&L and parity").
+ * The rolling profit-and-loss report (docs/decisions.md, "Reports and parity").
  *
  * Two windows, 7 and 30 days ending on `as_of` (America/Chicago dates), each compared with
  * the same number of days before it. Booked lines on the caller's face only. A line's

@@ -4,11 +4,12 @@
  */
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Face } from "../face";
+import { notFound, ok, refused, type Outcome } from "../outcome";
 import { undecidedLines } from "../books/undecided";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import { ruleRevisions } from "../store/schema";
 import { decideByRules, matcherOf } from "./matching";
-import { decisionOrder, fromInput, standingProblem, type Rule, type RuleInput } from "./rule";
+import { decisionOrder, fromInput, listingOrder, standingProblem, type Rule, type RuleInput } from "./rule";
 import { wordsQueryOf } from "./rule-words";
 
 // --- the rulebook ---
@@ -33,6 +34,15 @@ function toRule(r: typeof ruleRevisions.$inferSelect): Rule {
 export function standingRules(db: LedgerHandle): Rule[] {
   const newest = db.select({ id: sql<number>`max(${ruleRevisions.id})` }).from(ruleRevisions).groupBy(ruleRevisions.ruleKey);
   return db.select().from(ruleRevisions).where(inArray(ruleRevisions.id, newest)).all().map(toRule);
+}
+
+/** list-rules: the rulebook as it stands, in the listing's order. */
+export function listRules(db: LedgerHandle): Rule[] {
+  return listingOrder(standingRules(db));
+}
+
+function noSuchRule(ruleKey: string): Outcome<never> {
+  return notFound(`The rulebook holds no rule "${ruleKey}"; list_rules shows the keys.`);
 }
 
 export function findRule(db: LedgerHandle, ruleKey: string): Rule | undefined {
@@ -83,31 +93,28 @@ export function createRule(db: LedgerDb, input: RuleInput, actor: string, at: st
 export function createRules(db: LedgerDb, inputs: RuleInput[], actor: string, at: string): Rule[] {
   return db.transaction((tx) => inputs.map((input) => appendRevision(tx, fromInput(input, null), actor, at)));
 }
-export type MoveOutcome = { found: false } | { found: true; moved: boolean; rule: Rule; retired?: true };
-
 /**
  * move-rule-to-end: a revision with a priority strictly below every other live rule's,
  * so the rule lands at the end of the listing and decides first. A rule that already
  * decides first appends nothing. Decided lines stay as they are.
  */
-export function moveRuleToEnd(db: LedgerDb, ruleKey: string, actor: string, at: string): MoveOutcome {
+export function moveRuleToEnd(db: LedgerDb, ruleKey: string, actor: string, at: string): Outcome<{ moved: boolean; rule: Rule }> {
   return db.transaction((tx) => {
     const rule = findRule(tx, ruleKey);
-    if (!rule) return { found: false };
-    if (rule.retired) return { found: true, moved: false, rule, retired: true };
+    if (!rule) return noSuchRule(ruleKey);
+    if (rule.retired) return refused(`rule "${ruleKey}" is retired: it decides nothing, so it cannot decide first`);
     const live = decisionOrder(standingRules(tx));
-    if (live[0]?.rule_key === ruleKey) return { found: true, moved: false, rule };
+    if (live[0]?.rule_key === ruleKey) return ok({ moved: false, rule });
     const lowest = Math.min(...live.filter((r) => r.rule_key !== ruleKey).map((r) => r.priority));
-    const moved = appendRevision(tx, { ...rule, priority: lowest - 1 }, actor, at);
-    return { found: true, moved: true, rule: moved };
+    return ok({ moved: true, rule: appendRevision(tx, { ...rule, priority: lowest - 1 }, actor, at) });
   });
 }
 
 /** retire-rule: a revision with `retired: true`; a retired rule appends nothing more. */
-export function retireRule(db: LedgerDb, ruleKey: string, actor: string, at: string): Rule | undefined {
+export function retireRule(db: LedgerDb, ruleKey: string, actor: string, at: string): Outcome<Rule> {
   return db.transaction((tx) => {
     const rule = findRule(tx, ruleKey);
-    if (!rule || rule.retired) return rule;
-    return appendRevision(tx, { ...rule, retired: true }, actor, at);
+    if (!rule) return noSuchRule(ruleKey);
+    return ok(rule.retired ? rule : appendRevision(tx, { ...rule, retired: true }, actor, at));
   });
 }

@@ -1,9 +1,10 @@
 /**
- * run_rules over more lines than one statement or one turn takes (decisions go in
- * statements of 1,000 and turns of 2,000; new lines in runs of up to 500): every
+ * run_rules over more lines than one statement or one slice takes (decisions go in
+ * statements of 1,000 and slices of 2,000; new lines in runs of up to 500): every
  * matching line is decided once, in line order, and the ledger's invariants hold; what
- * other calls write between turns is respected, and they are answered meanwhile.
+ * other calls write between slices is respected, and they are answered meanwhile.
  */
+import { settle } from "../../errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ import { runRules } from "./run-rules";
 import { decisions } from "../store/schema";
 import { connectBank } from "../feed/sync-requests";
 import type { TenantLedger } from "../tenant-ledger";
+import { valueOf } from "../outcome";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const LINES = 4_321;
@@ -62,14 +64,14 @@ describe("runRules across chunks", () => {
     });
   });
 
-  // With turns of 1,000 the writes land after the first turn (lines 1-1,000) is decided;
-  // with turns of 500 the book is read in ranges of 2,500 and they land between the two
+  // With slices of 1,000 the writes land after the first slice (lines 1-1,000) is decided;
+  // with slices of 500 the book is read in ranges of 2,500 and they land between the two
   // reads, before anything is decided (the rent lines of the first range read already).
   it.each([
-    ["between two turns", 1_000, 1_000],
+    ["between two slices", 1_000, 1_000],
     ["while it reads the book in ranges (most of the book queued)", 500, 0],
-  ])("decides by the ledger as it stands: a judgement, a removal and a retired rule written %s are respected", async (_, linesPerTurn, decidedBefore) => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`run-rules-writes-${linesPerTurn}`));
+  ])("decides by the ledger as it stands: a judgement, a removal and a retired rule written %s are respected", async (_, linesPerSlice, decidedBefore) => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`run-rules-writes-${linesPerSlice}`));
     await runInDurableObject(stub, async (ledger: TenantLedger) => {
       const db = ledger.db;
       bookOfCoffeeAndRent(db);
@@ -83,7 +85,7 @@ describe("runRules across chunks", () => {
         retireRule(db, "rent", "human:t", AT);
         applyFeedPage(db, 1, { cursorBefore: "x", nextCursor: "y", hasMore: false, accounts: [], added: [], modified: [], removed: [{ transaction_id: "t3003" }] }, AT);
       };
-      const decided = await runRules(db, null, AT, anotherCall, linesPerTurn);
+      const decided = await runRules(db, null, AT, anotherCall, linesPerSlice);
 
       const byRule = db.select({ aId: decisions.aId, ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
       expect(decided).toBe(byRule.length);
@@ -100,7 +102,7 @@ describe("runRules across chunks", () => {
     });
   });
 
-  it("respects a judgement made between turns where the queue's index named the lines (the queue small)", async () => {
+  it("respects a judgement made between slices where the queue's index named the lines (the queue small)", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-small-queue"));
     await runInDurableObject(stub, async (ledger: TenantLedger) => {
       const db = ledger.db;
@@ -120,7 +122,7 @@ describe("runRules across chunks", () => {
     });
   });
 
-  it("answers other calls between its turns", async () => {
+  it("answers other calls between its slices", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("run-rules-answers"));
     await runInDurableObject(stub, (ledger: TenantLedger) => {
       bookOfCoffeeAndRent(ledger.db);
@@ -132,7 +134,7 @@ describe("runRules across chunks", () => {
       await runRules(ledger.db, null, AT, () => scheduler.wait(0), 100);
       happened.push("ran");
     });
-    // Sent while the object decides: answered between two turns, not after the last.
+    // Sent while the object decides: answered between two slices, not after the last.
     const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
     await Promise.all([running, read]);
     expect(happened).toEqual(["began", "read", "ran"]);
@@ -154,21 +156,21 @@ describe("a stored pattern RE2 cannot read", () => {
       ruleWithoutRun(db, "rent", "RENT", "Rent");
 
       // run_rules: the rent rule decides, the unreadable one nothing.
-      expect(await ledger.runRules(faceFor({ tier: "paid", visibleFrom: null }))).toBe(LINES - Math.ceil(LINES / 3));
+      expect(settle(await ledger.runRules(faceFor({ tier: "paid", visibleFrom: null })))).toBe(LINES - Math.ceil(LINES / 3));
       // create_rule of another rule decides what it matches, by the rulebook with the unreadable rule in it.
       const coffee = createRule(db, { rule_key: "coffee", match_kind: "description_regex", match_value: "^COFFEE$", category: "Drinks", priority: 50 }, "human:t", AT, null);
       expect(coffee.decided).toBe(Math.ceil(LINES / 3));
       // A sync page: its new lines are decided by the rules that can read them.
       const page = { cursorBefore: "z", nextCursor: "z1", hasMore: false, accounts: [], modified: [], removed: [] };
       const added = ["COFFEE", "RENT", "COFFEE BEANS"].map((name, i) => ({ transaction_id: `n${i}`, account_id: "acc", amount: 5, date: "2026-11-21", name }));
-      expect(ledger.applyFeedPage(1, { ...page, added }).decidedByRules).toBe(2);
+      expect(valueOf(ledger.applyFeedPage(1, { ...page, added })).decidedByRules).toBe(2);
 
       const byRule = db.select({ ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
       expect(new Set(byRule.map((d) => d.ruleKey))).toEqual(new Set(["rent", "coffee"]));
       expect(brokenInvariants(db)).toEqual([]);
 
       // list_rules shows it live, with the reason it decides nothing; the others have none.
-      const listed = listRulesResponse.parse({ rules: ledger.listRules() }).rules;
+      const listed = listRulesResponse.parse({ rules: valueOf(ledger.listRules()) }).rules;
       expect(listed.find((r) => r.rule_key === "coffee-js")).toMatchObject({ retired: false, match_value: LOOKAHEAD, pattern_problem: expect.stringMatching(/negative lookahead/) });
       expect(listed.filter((r) => r.pattern_problem !== null).map((r) => r.rule_key)).toEqual(["coffee-js"]);
 

@@ -381,7 +381,7 @@ export const APPEND_ONLY_TABLES = [
   "message_events",
 ] as const;
 
-/** A line's states in relation C (DECISIONS.md, "States and transitions"). */
+/** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */
 const LINE_STATES = ["in books", "pending", "superseded", "retracted", "archived"] as const;
 
 const relationCColumns = {

@@ -6,12 +6,19 @@
 import { asc, eq } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "../../store/db";
 import { exportPushes } from "../../store/schema";
-import { findExport, type ExportRecord } from "./snapshot";
+import { ok, type Outcome } from "../../outcome";
+import { findExport, noSuchExport, type ExportRecord } from "./snapshot";
 
 export type PushRecord = typeof exportPushes.$inferSelect;
 
 export function pushesOf(db: LedgerHandle, exportId: number): PushRecord[] {
   return db.select().from(exportPushes).where(eq(exportPushes.exportId, exportId)).orderBy(asc(exportPushes.id)).all();
+}
+
+/** An export with its push attempts. */
+export function exportWithPushes(db: LedgerHandle, id: number): Outcome<{ record: ExportRecord; pushes: PushRecord[] }> {
+  const record = findExport(db, id);
+  return record ? ok({ record, pushes: pushesOf(db, id) }) : noSuchExport(id);
 }
 
 /** What the next attempt at an op's push is, or null when there is nothing left to do. */

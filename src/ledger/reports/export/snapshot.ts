@@ -14,6 +14,7 @@ import { describeAccount } from "../../books/reads";
 import { normalName, taxonomy, type HeaderKey } from "../../books/categories";
 import type { LedgerDb, LedgerHandle } from "../../store/db";
 import type { Face } from "../../face";
+import { notFound, ok, type Outcome } from "../../outcome";
 import { aLines, categoryEntries, decisions, exports, feedAccounts, lineEvents } from "../../store/schema";
 import {
   ACCOUNTS_HEADER,
@@ -223,3 +224,19 @@ export function spreadsheetPage(db: LedgerHandle, e: ExportRecord, cursor: strin
 
 /** The header row of a push: transactions.csv's columns. */
 export const SPREADSHEET_HEADER = ["date", "description", "amount", "category", "header", "account", "side", "id", "state"];
+
+export function noSuchExport(id: number): Outcome<never> {
+  return notFound(`This tenant made no export ${id}.`);
+}
+
+/** One page of one of an export's files. */
+export function exportFilePage(db: LedgerHandle, id: number, file: ExportFile, cursor: string | null): Outcome<RenderedPage> {
+  const record = findExport(db, id);
+  return record ? ok(renderPage(db, record, file, cursor)) : noSuchExport(id);
+}
+
+/** One page of an export's rows as its spreadsheet push writes them. */
+export function exportSpreadsheetPage(db: LedgerHandle, id: number, cursor: string | null): Outcome<{ rows: (string | number)[][]; next: string | null }> {
+  const record = findExport(db, id);
+  return record ? ok(spreadsheetPage(db, record, cursor)) : noSuchExport(id);
+}

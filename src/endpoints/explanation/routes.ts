@@ -1,5 +1,5 @@
 import { switchOn } from "../../env";
-import { ApiError } from "../../errors";
+import { ApiError, settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { lineParams } from "../transactions/schema";
 import { explanationResponse } from "./schema";
@@ -16,19 +16,19 @@ export const explainTransaction = defineEndpoint({
     "confidence, the duh band, the external model, and the pocket for a category under `draw`), and `sentence` is one " +
     "templated sentence made only from the citations. With nothing to cite, `sentence` is empty and `defect` reports the " +
     "gap. A side-B row is explained by its A twin's decision. 404 `not_found` for a line the tenant does not hold on " +
-    "this face; 404 `why_disabled` when the deployment does not enable this read.",
+    "this face; 404 `explanation_read_disabled` when the deployment does not enable this read.",
   credential: "read",
   params: lineParams,
   success: { status: 200, description: "The explanation.", schema: explanationResponse },
   errors: {
-    404: "`not_found`: the tenant holds no such line on this face. `why_disabled`: this deployment does not enable the read (switch `WHY_READ`).",
+    not_found: "The tenant holds no such line on this face.",
+    explanation_read_disabled: "This deployment does not enable the read (switch `EXPLANATION_READ`).",
   },
   async handler({ env, ledger, face, params }) {
-    if (!switchOn(env.WHY_READ)) {
-      throw new ApiError(404, "why_disabled", "This deployment does not enable the why read: the switch WHY_READ is off.");
+    if (!switchOn(env.EXPLANATION_READ)) {
+      throw new ApiError("explanation_read_disabled", "This deployment does not enable the explanation read: the switch EXPLANATION_READ is off.");
     }
-    const explanation = await ledger.explain(face, params.side, params.src_id);
-    if (!explanation) throw ApiError.notFound(`This tenant holds no line ${params.side}:${params.src_id}.`);
+    const explanation = settle(await ledger.explanation(face, params.side, params.src_id));
     return explanation;
   },
 });

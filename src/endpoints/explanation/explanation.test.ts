@@ -186,18 +186,18 @@ describe("explain_transaction", () => {
     expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(["path.side", "path.src_id"]);
   });
 
-  it("answers 404 why_disabled, naming the switch, when the deployment turns the read off", async () => {
+  it("answers 404 explanation_read_disabled, naming the switch, when the deployment turns the read off", async () => {
     const url = `${BASE}/api/v1/transactions/A/${ids["JUDGED BAKERY"]}/why`;
     const init = { headers: { authorization: `Bearer ${t.tokens.read_write}` } };
-    const off = await createApp().request(url, init, { ...env, WHY_READ: "off" });
+    const off = await createApp().request(url, init, { ...env, EXPLANATION_READ: "off" });
     expect(off.status).toBe(404);
     expect(off.headers.get("content-type")).toBe("application/problem+json");
     const body = (await off.json()) as any;
-    expect(body).toMatchObject({ status: 404, code: "why_disabled", type: "urn:ledger:problem:why_disabled" });
-    expect(body.detail).toContain("WHY_READ");
+    expect(body).toMatchObject({ status: 404, code: "explanation_read_disabled", type: "urn:ledger:problem:explanation_read_disabled" });
+    expect(body.detail).toContain("EXPLANATION_READ");
     // Credentials are still checked first.
-    expect((await createApp().request(url, {}, { ...env, WHY_READ: "off" })).status).toBe(401);
-    expect((await createApp().request(url, init, { ...env, WHY_READ: "on" })).status).toBe(200);
+    expect((await createApp().request(url, {}, { ...env, EXPLANATION_READ: "off" })).status).toBe(401);
+    expect((await createApp().request(url, init, { ...env, EXPLANATION_READ: "on" })).status).toBe(200);
   });
 });
 
