@@ -16,6 +16,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "production-stands-alone",
+      comment: "The service never imports its tests, its benchmark or their support.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench|scripts)/" },
+    },
+    {
       name: "ledger-is-the-domain",
       comment: "The tenant's ledger knows nothing of HTTP, D1 or the Worker: it takes a database handle and plain values.",
       severity: "error",
