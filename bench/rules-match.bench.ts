@@ -9,8 +9,9 @@
  *
  *   npm run bench:rules            LINES=20000 ROUNDS=5 npm run bench:rules
  */
-import { readPattern } from "../src/ledger/pattern";
-import { compileRulebook, type Rule } from "../src/ledger/rules";
+import { readPattern } from "../src/ledger/rules/pattern";
+import { compileRulebook } from "../src/ledger/rules/matching";
+import { type Rule } from "../src/ledger/rules/rule";
 import { benchRules } from "./bench-tenants";
 import { generateLines } from "./generator";
 

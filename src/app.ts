@@ -52,7 +52,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     const allowed = allowedMethods(index, new URL(c.req.url).pathname);
     if (allowed.length > 0) {
       const detail = `${c.req.method} is not served here; use ${allowed.join(" or ")}.`;
-      return problemResponse(new ApiError(405, "method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
+      return problemResponse(new ApiError("method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
     }
     return problemResponse(ApiError.notFound(`Nothing is served at ${new URL(c.req.url).pathname}; see /api/v1.`).toProblem());
   });
@@ -65,7 +65,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     }
     if (error instanceof HTTPException) return problemResponse(fromHono(error).toProblem());
     console.error(`unhandled fault on ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
-    return problemResponse(new ApiError(500, "internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
+    return problemResponse(new ApiError("internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
   });
 
   return app;
@@ -75,12 +75,14 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
  * A refusal raised by one of Hono's own parts, in the code our own check for the same
  * thing uses: its JSON validator's 400 is a body that does not parse, its media type
  * gate's 415 a body that is not JSON. requireJsonBody refuses both first, so these are a
- * second line; any other status keeps a code that names it.
+ * second line; no other part of Hono's that the app uses refuses a request, so any other
+ * status is a fault of ours.
  */
 function fromHono(error: HTTPException): ApiError {
-  if (error.status === 400) return new ApiError(400, "malformed_json", "The body is not valid JSON.");
-  if (error.status === 415) return new ApiError(415, "unsupported_media_type", "Send the body as application/json.");
-  return new ApiError(error.status, `http_${error.status}`, error.message || "The request was refused.");
+  if (error.status === 400) return new ApiError("malformed_json", "The body is not valid JSON.");
+  if (error.status === 415) return new ApiError("unsupported_media_type", "Send the body as application/json.");
+  console.error(`a refusal of Hono's own with status ${error.status}:`, error);
+  return new ApiError("internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.");
 }
 
 /** The methods the index serves at a concrete path (empty when the path is unknown). */

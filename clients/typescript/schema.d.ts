@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * Explain a line's category
-         * @description Why a line has its category: `engine` names what decided it (its latest decision), `citations` carry the evidence (the rule and its revision, the human and when, carried over from a superseded line or not, the model and its confidence, the duh band, the external model, and the pocket for a category under `draw`), and `sentence` is one templated sentence made only from the citations. With nothing to cite, `sentence` is empty and `defect` reports the gap. A side-B row is explained by its A twin's decision. 404 `not_found` for a line the tenant does not hold on this face; 404 `why_disabled` when the deployment does not enable this read.
+         * @description Why a line has its category: `engine` names what decided it (its latest decision), `citations` carry the evidence (the rule and its revision, the human and when, carried over from a superseded line or not, the model and its confidence, the duh band, the external model, and the pocket for a category under `draw`), and `sentence` is one templated sentence made only from the citations. With nothing to cite, `sentence` is empty and `defect` reports the gap. A side-B row is explained by its A twin's decision. 404 `not_found` for a line the tenant does not hold on this face; 404 `explanation_read_disabled` when the deployment does not enable this read.
          */
         get: operations["explain_transaction"];
         put?: never;
@@ -792,8 +792,8 @@ export interface components {
              */
             type: string;
             /**
-             * @description The HTTP status in words.
-             * @example Not Found
+             * @description The kind of problem in words (one per `code`).
+             * @example Not found
              */
             title: string;
             /**
@@ -2446,25 +2446,37 @@ export interface operations {
                     "application/json": components["schemas"]["BooksSummary"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2472,16 +2484,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2517,34 +2541,52 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2552,16 +2594,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2589,43 +2643,67 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDetail"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line on this face. */
+            /** @description `not_found`: The tenant holds no such line on this face. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2633,16 +2711,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2665,25 +2755,37 @@ export interface operations {
                     "application/json": components["schemas"]["Accounts"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2691,16 +2793,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2726,34 +2840,52 @@ export interface operations {
                     "application/json": components["schemas"]["SyncHistory"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2761,16 +2893,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2796,34 +2940,52 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2831,16 +2993,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2863,25 +3037,37 @@ export interface operations {
                     "application/json": components["schemas"]["Visibility"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2889,16 +3075,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2921,61 +3119,97 @@ export interface operations {
                     "application/json": components["schemas"]["SyncRequest"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No bank is connected. */
+            /** @description `nothing_connected`: No bank is connected. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "nothing_connected";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2983,16 +3217,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3036,70 +3282,112 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The ledger refuses judgements on side B. */
+            /** @description `ledger_refusal`: The ledger refuses judgements on side B. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3107,16 +3395,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3170,70 +3470,112 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The ledger refuses judgements on side B. */
+            /** @description `ledger_refusal`: The ledger refuses judgements on side B. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3241,16 +3583,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3273,25 +3627,37 @@ export interface operations {
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3299,16 +3665,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3335,52 +3713,82 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRule"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3388,16 +3796,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3427,52 +3847,82 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRules"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3480,16 +3930,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3512,52 +3974,82 @@ export interface operations {
                     "application/json": components["schemas"]["RulesRun"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3565,16 +4057,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3607,70 +4111,112 @@ export interface operations {
                     "application/json": components["schemas"]["MovedRule"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No rule has that key. */
+            /** @description `not_found`: No rule has that key. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The rule is retired. */
+            /** @description `ledger_refusal`: The rule is retired. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3678,16 +4224,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3720,61 +4278,97 @@ export interface operations {
                     "application/json": components["schemas"]["RetiredRule"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No rule has that key. */
+            /** @description `not_found`: No rule has that key. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3782,16 +4376,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3819,34 +4425,52 @@ export interface operations {
                     "application/json": components["schemas"]["Exceptions"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3854,16 +4478,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3890,70 +4526,112 @@ export interface operations {
                     "application/json": components["schemas"]["Adjudicated"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The line is no exception, or the rule does not match it. */
+            /** @description `ledger_refusal`: The line is no exception, or the rule does not match it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3961,16 +4639,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3993,25 +4683,37 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryTotals"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4019,16 +4721,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4051,34 +4765,52 @@ export interface operations {
                     "application/json": components["schemas"]["Taxonomy"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the taxonomy read (`taxonomy_read_disabled`). */
+            /** @description `taxonomy_read_disabled`: The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "taxonomy_read_disabled";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4086,16 +4818,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4122,70 +4866,112 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoryAnswer"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the new-category verbs (`category_verbs_disabled`). */
+            /** @description `category_verbs_disabled`: The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "category_verbs_disabled";
+                    };
                 };
             };
-            /** @description The ledger refused: the name already lives under another header. `detail` is the ledger's words verbatim. */
+            /** @description `ledger_refusal`: The name already lives under another header; `detail` is the ledger's words verbatim. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4193,16 +4979,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4229,70 +5027,112 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoriesAnswer"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the new-category verbs (`category_verbs_disabled`). */
+            /** @description `category_verbs_disabled`: The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "category_verbs_disabled";
+                    };
                 };
             };
-            /** @description The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it. */
+            /** @description `ledger_refusal`: The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4300,16 +5140,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4337,43 +5189,67 @@ export interface operations {
                     "application/json": components["schemas"]["Explanation"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description `not_found`: the tenant holds no such line on this face. `why_disabled`: this deployment does not enable the read (switch `WHY_READ`). */
+            /** @description `not_found`: The tenant holds no such line on this face. `explanation_read_disabled`: This deployment does not enable the read (switch `EXPLANATION_READ`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found" | "explanation_read_disabled";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4381,16 +5257,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4416,34 +5304,52 @@ export interface operations {
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4451,16 +5357,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4488,34 +5406,52 @@ export interface operations {
                     "application/json": components["schemas"]["RollingPnl"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). Also: `tenant` names a tenant other than the credential's own. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. `tenant_mismatch`: `tenant` names a tenant other than the credential's own. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope" | "tenant_mismatch";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4523,16 +5459,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4681,61 +5629,97 @@ export interface operations {
                     "application/json": components["schemas"]["ParityVerdict"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The asserted `local` numbers disagree with the books; nothing was filed. */
+            /** @description `local_disagrees`: The asserted `local` numbers disagree with the books; nothing was filed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "local_disagrees";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4743,16 +5727,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4779,61 +5775,97 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description `destination_id` names no live destination of this tenant. */
+            /** @description `not_found`: `destination_id` names no live destination of this tenant. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4841,25 +5873,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
-            /** @description `destination_id` was given but the destination list could not be read; nothing was pushed. */
+            /** @description `destinations_unreadable`: `destination_id` was given but the destination list could not be read; nothing was pushed. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "destinations_unreadable";
+                    };
                 };
             };
         };
@@ -4885,43 +5935,67 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant made no such export. */
+            /** @description `not_found`: This tenant made no such export. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4929,16 +6003,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4967,43 +6053,67 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant made no such export. */
+            /** @description `not_found`: This tenant made no such export. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5011,16 +6121,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5046,34 +6168,52 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5081,16 +6221,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5113,25 +6265,37 @@ export interface operations {
                     "application/json": components["schemas"]["AuditorGrants"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5139,16 +6303,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5175,52 +6351,82 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOfferReceipt"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5228,25 +6434,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
-            /** @description No outbound SMS credential (checked before anything is filed), or the text could not be sent. */
+            /** @description `sms_unavailable`: No outbound SMS credential (checked before anything is filed). `grant_key_missing`: No key for grant codes (checked before anything is filed). `sms_send_failed`: The code could not be texted; offer the grant again. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "sms_unavailable" | "grant_key_missing" | "sms_send_failed";
+                    };
                 };
             };
         };
@@ -5276,61 +6500,97 @@ export interface operations {
                     "application/json": components["schemas"]["GrantConfirmed"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). Also: The code, the name or the request is refused; `code` names why. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
+                    };
                 };
             };
-            /** @description This tenant filed no such request. */
+            /** @description `not_found`: This tenant filed no such request. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. Also: Too many failed confirmations from this client lately (`too_many_requests`); `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. `too_many_requests`: Too many failed confirmations from this client lately. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5338,16 +6598,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited" | "too_many_requests";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5377,61 +6649,97 @@ export interface operations {
                     "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description `invalid_request`: a field is refused, and `errors` names every one (`body.x`, `query.x`, `path.x`) with why (issue codes such as `control_character`, `lone_surrogate`, `not_an_integer`, `date_out_of_range`, `path_body_mismatch`, or the validator's own). `malformed_json`: the body is not JSON. Nothing was written. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant has no such grant. */
+            /** @description `not_found`: This tenant has no such grant. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not declared `application/json` (`unsupported_media_type`): another content type, with a body or without, or a body with none. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5439,16 +6747,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5471,25 +6791,37 @@ export interface operations {
                     "application/json": components["schemas"]["AuditorView"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description Anything but a live auditor grant token: a personal token or a session (`auditor_only`), a revoked grant (`grant_revoked`) or an expired one (`grant_expired`). */
+            /** @description `auditor_only`: Anything but an auditor grant token on the auditor view. `grant_revoked`: The auditor grant token's grant was revoked. `grant_expired`: The auditor grant token's grant is past its end. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_only" | "grant_revoked" | "grant_expired";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5497,16 +6829,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };

@@ -1,4 +1,5 @@
 /** The generated descriptions of the endpoint index: /api/v1 and the OpenAPI document's frame. */
+import { CREDENTIAL_RULES } from "../auth/caller";
 import { RATE_LIMITS } from "../limits/rate-limit";
 import type { Endpoint } from "./define";
 
@@ -40,13 +41,6 @@ export const SECURITY_SCHEMES = {
   },
 };
 
-const CREDENTIAL_WORDS = {
-  read: "any tenant credential: a session or a personal access token",
-  write: "a session or a read-write personal access token (a read-only token is 403)",
-  session: "a browser session only (bearer tokens are 403)",
-  auditor: "an auditor grant token only, while its grant is live (any other credential is 403)",
-} as const;
-
 export function describeApi(index: readonly Endpoint[]) {
   return {
     version: "v1",
@@ -58,7 +52,7 @@ export function describeApi(index: readonly Endpoint[]) {
       summary: e.summary,
       access: e.access,
       credential: e.credential,
-      credential_rule: CREDENTIAL_WORDS[e.credential],
+      credential_rule: CREDENTIAL_RULES[e.credential].who,
     })),
   };
 }

@@ -7,7 +7,7 @@ import { DATE_RANGE, dateRangeProblem } from "../input/dates";
 export const problemSchema = z
   .object({
     type: z.string().openapi({ description: "A URN naming the problem kind.", example: "urn:ledger:problem:not_found" }),
-    title: z.string().openapi({ description: "The HTTP status in words.", example: "Not Found" }),
+    title: z.string().openapi({ description: "The kind of problem in words (one per `code`).", example: "Not found" }),
     status: z.number().int().openapi({ description: "The HTTP status.", example: 404 }),
     detail: z.string().openapi({ description: "What went wrong and what to do about it.", example: "This tenant holds no line A:42." }),
     code: z.string().openapi({ description: "A stable machine word for the problem.", example: "not_found" }),

@@ -10,6 +10,6 @@ export async function formOf(c: Context): Promise<Record<string, string | File>>
   try {
     return await c.req.parseBody();
   } catch {
-    throw new ApiError(400, "malformed_form", "The body is not a form that can be read (application/x-www-form-urlencoded or multipart/form-data).");
+    throw new ApiError("malformed_form", "The body is not a form that can be read (application/x-www-form-urlencoded or multipart/form-data).");
   }
 }

@@ -14,18 +14,18 @@ const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 export const requireJsonBody: MiddlewareHandler = async (c, next) => {
   const media = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
   if (media !== "" && !JSON_MEDIA.test(media)) {
-    throw new ApiError(415, "unsupported_media_type", `Send the body as application/json (got "${media}").`);
+    throw new ApiError("unsupported_media_type", `Send the body as application/json (got "${media}").`);
   }
   const text = await c.req.text();
   if (text === "") {
     // Hono's validator parses the text the request cached (a promise, whatever the type says).
     if (media !== "") (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve("{}");
   } else {
-    if (media === "") throw new ApiError(415, "unsupported_media_type", 'Send the body as application/json (got no content type).');
+    if (media === "") throw new ApiError("unsupported_media_type", 'Send the body as application/json (got no content type).');
     try {
       JSON.parse(text);
     } catch {
-      throw new ApiError(400, "malformed_json", "The body is not valid JSON.");
+      throw new ApiError("malformed_json", "The body is not valid JSON.");
     }
   }
   await next();

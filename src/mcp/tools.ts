@@ -6,6 +6,7 @@
  * so it runs the same validation, credential rules and handler as the route.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CREDENTIAL_RULES } from "../auth/caller";
 import type { Endpoint } from "../endpoints/define";
 
 type JsonSchema = Record<string, unknown>;
@@ -30,13 +31,6 @@ export interface ToolBinding {
   queryParams: string[];
   bodyParams: string[];
 }
-
-const CREDENTIAL_WORDS = {
-  read: "Any credential of the tenant may call it.",
-  write: "It writes: a read-only token gets a tool error.",
-  session: "Session only: through this tool face (a bearer token) it is always refused, so that an auditor can never mint or renew its own grant.",
-  auditor: "Only an auditor grant token may call it.",
-} as const;
 
 /** The schema with every `#/components/schemas/...` reference replaced by what it names. */
 function inline(schema: unknown, components: Record<string, JsonSchema>, seen: string[] = []): unknown {
@@ -98,7 +92,7 @@ export function toolBindings(index: readonly Endpoint[], document: OpenApiDocume
     const tool: Tool = {
       name: endpoint.operationId,
       title: endpoint.summary,
-      description: `${endpoint.description}\n\n${CREDENTIAL_WORDS[endpoint.credential]}`,
+      description: `${endpoint.description}\n\nWho may call it: ${CREDENTIAL_RULES[endpoint.credential].who}.`,
       inputSchema: { type: "object", properties: properties as Record<string, object>, ...(required.size > 0 ? { required: [...required] } : {}) },
       outputSchema: outputSchema as Tool["outputSchema"],
       annotations: {

@@ -4,7 +4,7 @@
  * reply and release it (drafts are invisible to the API until released).
  */
 import type { GrantView } from "../auth/grants";
-import { showableText } from "../ledger/export/formats";
+import { showableText } from "../ledger/reports/export/formats";
 import type { MessageRow } from "../ledger/messages";
 
 export interface PendingOffer {

@@ -12,7 +12,7 @@ import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../
 import { findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import { ledgerOf, type Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, settle } from "../errors";
 import { formOf } from "../http/form-body";
 import { SIGNIN } from "../limits/attempts";
 import { clientAddress } from "../limits/client-address";
@@ -151,7 +151,8 @@ async function Settings(props: SettingsProps) {
   const tenant = (await findTenant(d1, props.tenant))!;
   const grants = await listGrants(d1, props.tenant, new Date());
   const ledger = ledgerOf(props.env, props.tenant);
-  const [thread, drafts] = await Promise.all([ledger.messages(50), ledger.drafts()]);
+  const [threadOutcome, draftsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts()]);
+  const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
   return (
     <Page title="Settings">
       <header>
@@ -399,7 +400,7 @@ pages.post("/settings/messages", async (c) => {
   if (refused) return c.html(<Settings env={c.env} tenant={tenantId} notice={refused} />, 400);
   const body = typed.trim().slice(0, 1600);
   if (body === "") return c.html(<Settings env={c.env} tenant={tenantId} notice="Write the reply first." />, 400);
-  await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`);
+  settle(await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`));
   return c.html(<Settings env={c.env} tenant={tenantId} notice="The draft is saved; it is sent only when you release it." />, 201);
 });
 

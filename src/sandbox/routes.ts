@@ -11,7 +11,7 @@ import { startSession } from "../auth/sessions";
 import { findTenant, signUp, TENANT_SLUG } from "../auth/tenants";
 import { mintToken } from "../auth/tokens";
 import { ledgerOf, sandboxOn, type Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, settle } from "../errors";
 import { requireJsonBody } from "../http/json-body";
 import { isoDateSchema } from "../endpoints/shared";
 import { wellFormed } from "../input/control-characters";
@@ -20,14 +20,14 @@ import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
 import { E164 } from "../providers/sms/types";
-import { FLOOR_READS } from "../ledger/floor";
 import { faceFor } from "../ledger/face";
 import { receiveInboundSms } from "../messages/sms";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
+import { TIERS } from "../tiers";
 
 const newTenantBody = z.object({
   tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),
-  tier: z.enum(["free", "paid"]).default("paid"),
+  tier: z.enum(TIERS).default("paid"),
   visible_from: isoDateSchema.nullish(),
   phone: z.string().regex(E164, "an E.164 phone number").default("+15555550100"),
   sms: z.boolean().default(true),
@@ -75,7 +75,7 @@ sandbox.post("/tenants", async (c) => {
     { tenant: body.tenant, tier: body.tier, visibleFrom: body.visible_from ?? null, phone: body.phone, smsEnabled: body.sms, password },
     now,
   );
-  if (body.bank) await ledgerOf(c.env, body.tenant).connectBank("sandbox", "");
+  if (body.bank) settle(await ledgerOf(c.env, body.tenant).connectBank("sandbox", ""));
   const session = await startSession(c.env.INDEX_DB, body.tenant, now);
   const readWrite = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-write", "read_write", now);
   const readOnly = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-only", "read_only", now);
@@ -127,36 +127,6 @@ sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {
   };
   await receiveInboundSms(c.env, url, params, await carrierSignature(SANDBOX_CARRIER_AUTH_TOKEN, url, params));
   return c.json({ received: true, message_sid: params.MessageSid }, 202);
-});
-
-const floorBody = z.object({
-  read: z.enum(FLOOR_READS),
-  args: z
-    .object({
-      filter: z.object({ from: z.string().optional(), to: z.string().optional(), cat: z.string().optional(), q: z.string().optional() }).optional(),
-      page: z.number().int().min(1).optional(),
-      perPage: z.number().int().min(1).max(100).optional(),
-      asOf: z.string().optional(),
-      days: z.number().int().min(1).max(365).optional(),
-    })
-    .default({}),
-  iterations: z.number().int().min(1).max(10_000).default(50),
-});
-
-/** The benchmark's floor: a read's domain code timed inside the tenant's object (`npm run bench`). */
-sandbox.post("/tenants/:tenant/floor", async (c) => {
-  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
-  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
-  const body = parse(floorBody, jsonOf(await c.req.text()));
-  const ms = await ledgerOf(c.env, tenant.id).floor(faceFor(tenant), body.read, body.args, body.iterations);
-  return c.json({ read: body.read, ms_per_call: ms, iterations: body.iterations });
-});
-
-/** The ledger's invariants checked over the whole tenant (`npm run soak`): an empty list is a healthy ledger. */
-sandbox.get("/tenants/:tenant/invariants", async (c) => {
-  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
-  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
-  return c.json({ broken: await ledgerOf(c.env, tenant.id).brokenInvariants() });
 });
 
 /** The body's JSON; requireJsonBody has already refused a body that does not parse. */

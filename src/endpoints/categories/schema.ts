@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { categoryNameProblem } from "../../ledger/categories";
+import { categoryNameProblem } from "../../ledger/books/categories";
 import { singleLineText } from "../shared";
 
 /** Rows one create_categories call may carry. */

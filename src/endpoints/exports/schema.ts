@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EXPORT_FILES } from "../../ledger/export/snapshot";
+import { EXPORT_FILES } from "../../ledger/reports/export/snapshot";
 import { paramInteger } from "../shared";
 
 export const exportBooksBody = z

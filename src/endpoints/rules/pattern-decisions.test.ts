@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { patternCase, textsFor } from "../../../test/fixtures/patterns";
 import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
-import { matchedPart } from "../../ledger/pattern";
-import { expectRefusal, re2Of, rule, undecided, type Line } from "./pattern-fixtures";
+import { matchedPart } from "../../ledger/rules/pattern";
+import { expectRefusal, re2Of, rule, undecided, type Line } from "../../../test/fixtures/rule-patterns";
 
 let made = 0;
 /** A tenant whose lines are texts generated patterns were built to match, so the runs' patterns match some of them. */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { patternCase } from "../../../test/fixtures/patterns";
 import { api, CHECKING, createTenant, deliver, rw, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
-import { expectRefusal, re2Of, rule, undecided } from "./pattern-fixtures";
+import { expectRefusal, re2Of, rule, undecided } from "../../../test/fixtures/rule-patterns";
 
 describe("the issue's patterns", () => {
   let t: SandboxTenant;

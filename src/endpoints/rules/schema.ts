@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { DEFAULT_PRIORITY, MATCH_KINDS, MAX_MATCHED_LENGTH, MAX_PATTERN_LENGTH, ruleProblems, type MatchKind } from "../../ledger/rules";
+import { DEFAULT_PRIORITY, MATCH_KINDS, ruleProblems, type MatchKind } from "../../ledger/rules/rule";
+import { MAX_MATCHED_LENGTH, MAX_PATTERN_LENGTH } from "../../ledger/rules/pattern";
 import { singleLineText } from "../shared";
 
 export const BULK_CAP = 100;
