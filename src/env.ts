@@ -49,6 +49,19 @@ declare global {
       /** Secrets: the aggregator's client credentials. */
       AGGREGATOR_CLIENT_ID?: string;
       AGGREGATOR_SECRET?: string;
+      /** The name the aggregator's link page shows the person connecting a bank. */
+      AGGREGATOR_CLIENT_NAME: string;
+      /**
+       * Secret: the keys the aggregator's access tokens are encrypted under at rest,
+       * `<key id>:<base64 of 32 bytes>`, several separated by commas; the first encrypts,
+       * any decrypts a token that names its id (src/banks/bank-tokens.ts).
+       */
+      BANK_TOKEN_KEY?: string;
+      /** The transactional mail API (empty = the public API) and the sender of the owner's mail. */
+      EMAIL_API_BASE_URL: string;
+      EMAIL_FROM: string;
+      /** Secret: the mail API's server token. */
+      EMAIL_API_TOKEN?: string;
     }
   }
 }

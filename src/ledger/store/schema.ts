@@ -11,13 +11,62 @@
 import { desc, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** A bank connection the feed is pulled from. Disconnecting is not an operation. */
+/**
+ * A bank connection the feed is pulled from: one item (one institution's login) at the
+ * aggregator, or the sandbox bank. What happens to it later (disconnected, a login the
+ * bank wants again) is appended to `bank_connection_events`.
+ */
 export const bankConnections = sqliteTable("bank_connections", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   provider: text("provider", { enum: ["sandbox", "aggregator"] }).notNull(),
-  /** The provider's access token for this connection (empty for the sandbox bank). */
+  /**
+   * The provider's access token for this connection, encrypted by the Worker before it gets
+   * here (src/banks/bank-tokens.ts); empty for the sandbox bank of a sandbox sign-up. A
+   * re-encryption under a newer key is appended to `bank_connection_tokens`.
+   */
   accessToken: text("access_token").notNull().default(""),
   connectedAt: text("connected_at").notNull(),
+  /** The provider's id of the item; null for the sandbox bank of a sandbox sign-up. */
+  itemId: text("item_id"),
+  /** The institution's name as the provider gave it at linking; null when it gave none. */
+  institution: text("institution"),
+});
+
+export const CONNECTION_STATUSES = ["connected", "login_required", "error", "disconnected"] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** A connection's status changes; its newest event is its status (`connected` before any). `disconnected` is final. */
+export const bankConnectionEvents = sqliteTable(
+  "bank_connection_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    status: text("status", { enum: CONNECTION_STATUSES }).notNull(),
+    /** Why, in words (the provider's error code and message, or who disconnected it). */
+    detail: text("detail").notNull(),
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("bank_connection_events_connection").on(t.connectionId, t.id)],
+);
+
+/** A connection's access token encrypted again (under the newest key); the newest row is the token. */
+export const bankConnectionTokens = sqliteTable(
+  "bank_connection_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    accessToken: text("access_token").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("bank_connection_tokens_connection").on(t.connectionId, t.id)],
+);
+
+/** The ledger's opening: whose books these are, written by the sign-up's first call (one row). */
+export const ledgerOpening = sqliteTable("ledger_opening", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  tenant: text("tenant").notNull(),
+  openedAt: text("opened_at").notNull(),
 });
 
 /** One applied page of an incremental sync. The pair of cursors makes a replay a no-op. */
@@ -357,9 +406,12 @@ export const messageEvents = sqliteTable(
   (t) => [index("message_events_message").on(t.messageId, t.id)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010 and 0012). */
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012 and 0022). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
+  "bank_connection_events",
+  "bank_connection_tokens",
+  "ledger_opening",
   "feed_pages",
   "feed_page_closes",
   "feed_accounts",
