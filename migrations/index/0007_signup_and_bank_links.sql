@@ -12,12 +12,15 @@ CREATE TABLE `bank_links` (
 	`tenant_id` text NOT NULL,
 	`link_token` text NOT NULL,
 	`connection_id` integer,
+	`mode` text NOT NULL,
 	`created_at` text NOT NULL,
 	`expires_at` text NOT NULL,
-	`finished_at` text
+	`finished_at` text,
+	`outcome` text
 );
 --> statement-breakpoint
 CREATE INDEX `bank_links_tenant` ON `bank_links` (`tenant_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `bank_links_token` ON `bank_links` (`link_token`);--> statement-breakpoint
 CREATE TABLE `email_links` (
 	`token_hash` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

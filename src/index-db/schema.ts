@@ -246,13 +246,18 @@ export const bankLinks = sqliteTable(
     stateHash: text("state_hash").primaryKey(),
     tenantId: text("tenant_id").notNull(),
     linkToken: text("link_token").notNull(),
-    /** The connection a re-authorisation (update mode) repairs; null for a new bank. */
+    /** The connection a re-authorisation (update mode) repairs, or the one a new bank became; null until then. */
     connectionId: integer("connection_id"),
+    /** `repair` for update mode, `new` for a new bank. */
+    mode: text("mode", { enum: ["new", "repair"] }).notNull(),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
     finishedAt: text("finished_at"),
+    /** How it ended, in words the owner is shown (connected, repaired, left, expired, refused and why). */
+    outcome: text("outcome"),
   },
-  (t) => [index("bank_links_tenant").on(t.tenantId, t.createdAt)],
+  // The aggregator's end-of-session webhook names the link token.
+  (t) => [index("bank_links_tenant").on(t.tenantId, t.createdAt), index("bank_links_token").on(t.linkToken)],
 );
 
 /** Which tenant and connection an aggregator item belongs to: the aggregator's webhooks name only the item. */

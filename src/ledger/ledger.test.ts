@@ -22,6 +22,8 @@ import { openExport } from "./reports/export/snapshot";
 import { relationCDrift } from "../../test/support/relation-c-drift";
 import { APPEND_ONLY_TABLES, DERIVED_TABLES, MODEL_TABLES } from "./store/schema";
 import { connectBank, recordSyncRun, requestSync } from "./feed/sync-requests";
+import { valueOf } from "./outcome";
+import { linkItem, openLedger, recordConnectionStatus, replaceToken } from "./feed/connections";
 import type { TenantLedger } from "./tenant-ledger";
 
 const AT = "2026-11-22T12:00:00.000Z";
@@ -61,6 +63,10 @@ describe("the append-only ledger", () => {
       const db = instance.db;
       // One row in every ledger table, through the domain code.
       const connection = connectBank(db, "sandbox", "", AT);
+      openLedger(db, "append-only", AT);
+      const item = valueOf(linkItem(db, { provider: "aggregator", itemId: "item-1", institution: "Harbor", accessToken: "v1.k.iv.ct" }, "paid", "human:append-only", AT));
+      recordConnectionStatus(db, item.connection.id, "login_required", "ITEM_LOGIN_REQUIRED", "service:test", AT);
+      replaceToken(db, item.connection.id, "v1.k2.iv.ct", AT);
       applyFeedPage(db, connection, page("", "1", { added: [line("x")], accounts: [{ account_id: "acc", name: "Acc" }] }), AT);
       applyFeedPage(db, connection, page("1", "2", { added: [line("x")], modified: [line("x", { amount: 11 })] }), AT);
       recordHumanJudgement(db, 1, "Rent", "human:append-only", AT);

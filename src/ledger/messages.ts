@@ -1,7 +1,9 @@
 /**
  * The message thread. Inbound texts are listed as they land. A drafted reply is never
  * listed until a person releases it: the release is appended (`sending`), the reply is
- * texted, and the outcome is appended (`sent` with the carrier's id, or `failed`).
+ * texted, and the outcome is appended (`sent` with the carrier's id, or `failed`). The
+ * service's own notices to the owner (a bank that wants its login again) are posted to the
+ * thread as they happen (channel `notice`), never texted.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "./store/db";
@@ -11,8 +13,8 @@ import { messageEvents, messages } from "./store/schema";
 export interface MessageRow {
   message_id: number;
   direction: "in" | "out";
-  channel: "sms";
-  /** `received` for an inbound text; for a reply, its newest event: `sending`, `sent` or `failed`. */
+  channel: "sms" | "notice";
+  /** `received` for an inbound text; for a reply, its newest event: `sending`, `sent` or `failed`; `posted` for a notice. */
   status: string;
   body: string;
   /** The carrier's id; empty until the carrier returns one. */
@@ -26,6 +28,11 @@ export function receiveText(db: LedgerDb, input: { body: string; providerSid: st
     .values({ direction: "in", channel: "sms", body: input.body, providerSid: input.providerSid, actor: input.from, createdAt: at })
     .returning({ id: messages.id })
     .get().id;
+}
+
+/** A notice from the service to the owner, listed at once (nothing is texted). */
+export function postNotice(db: LedgerHandle, body: string, actor: string, at: string): number {
+  return db.insert(messages).values({ direction: "out", channel: "notice", body, providerSid: null, actor, createdAt: at }).returning({ id: messages.id }).get().id;
 }
 
 export function draftReply(db: LedgerDb, body: string, actor: string, at: string): number {
@@ -49,7 +56,7 @@ export function listMessages(db: LedgerHandle, limit: number): MessageRow[] {
       sentSid: sql<string | null>`${newestEvent("provider_sid")}`,
     })
     .from(messages)
-    .where(sql`${messages.direction} = 'in' OR EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`)
+    .where(sql`${messages.direction} = 'in' OR ${messages.channel} = 'notice' OR EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`)
     .orderBy(desc(messages.id))
     .limit(limit)
     .all();
@@ -57,7 +64,7 @@ export function listMessages(db: LedgerHandle, limit: number): MessageRow[] {
     message_id: r.id,
     direction: r.direction,
     channel: r.channel,
-    status: r.direction === "in" ? "received" : r.status!,
+    status: r.direction === "in" ? "received" : r.channel === "notice" ? "posted" : r.status!,
     body: r.body,
     provider_sid: (r.direction === "in" ? r.inboundSid : r.sentSid) ?? "",
     created_at: r.createdAt,
@@ -69,7 +76,7 @@ export function listDrafts(db: LedgerHandle): { message_id: number; body: string
   return db
     .select({ message_id: messages.id, body: messages.body, actor: messages.actor, created_at: messages.createdAt })
     .from(messages)
-    .where(and(eq(messages.direction, "out"), sql`NOT EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`))
+    .where(and(eq(messages.direction, "out"), eq(messages.channel, "sms"), sql`NOT EXISTS (SELECT 1 FROM ${messageEvents} e WHERE e.message_id = ${messages.id})`))
     .orderBy(messages.id)
     .all();
 }

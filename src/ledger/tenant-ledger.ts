@@ -16,6 +16,7 @@ import * as judgements from "./books/judgements";
 import * as books from "./books/reads";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
+import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
 import * as sync from "./feed/sync-requests";
 import * as messages from "./messages";
@@ -33,6 +34,8 @@ import * as rulebook from "./rules/rulebook";
 import { runRules } from "./rules/run-rules";
 import type { Pause } from "./slices";
 import type { LedgerDb } from "./store/db";
+import type { ConnectionStatus } from "./store/schema";
+import type { Tier } from "../tiers";
 
 const now = () => new Date().toISOString();
 
@@ -50,6 +53,11 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
     });
+  }
+
+  /** The sign-up's first call: the ledger's opening, the same however often it is asked. */
+  openLedger(tenant: string): Outcome<ReturnType<typeof connections.openLedger>> {
+    return ok(connections.openLedger(this.db, tenant, now()));
   }
 
   // --- the books ---
@@ -126,6 +134,30 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   connectBank(provider: "sandbox" | "aggregator", accessToken: string): Outcome<number> {
     return ok(sync.connectBank(this.db, provider, accessToken, now()));
   }
+  linkItem(item: connections.NewItem, tier: Tier, actor: string) {
+    return connections.linkItem(this.db, item, tier, actor, now());
+  }
+  connections(): Outcome<connections.Connection[]> {
+    return ok(connections.listConnections(this.db));
+  }
+  connection(id: number) {
+    return connections.connectionOf(this.db, id);
+  }
+  connectionSecret(id: number) {
+    return connections.connectionSecret(this.db, id);
+  }
+  liveConnectionSecrets(): Outcome<connections.ConnectionSecret[]> {
+    return ok(connections.liveConnectionSecrets(this.db));
+  }
+  recordConnectionStatus(id: number, status: Exclude<ConnectionStatus, "disconnected">, detail: string, actor: string) {
+    return connections.recordConnectionStatus(this.db, id, status, detail, actor, now());
+  }
+  disconnectBank(id: number, actor: string) {
+    return connections.disconnect(this.db, id, actor, now());
+  }
+  replaceBankToken(id: number, accessToken: string): Outcome<boolean> {
+    return ok(connections.replaceToken(this.db, id, accessToken, now()));
+  }
   async requestSync(tenant: string, actor: string): Promise<Outcome<sync.SyncRequestOutcome>> {
     return ok(await sync.askForSync(this.db, actor, new Date(), async (requestId) => {
       await this.env.JOB_QUEUE.send({ kind: "sync", tenant, requestId });
@@ -201,6 +233,9 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   // --- the message thread ---
   receiveText(input: { body: string; providerSid: string; from: string }): Outcome<ReturnType<typeof messages.receiveText>> {
     return ok(messages.receiveText(this.db, input, now()));
+  }
+  postNotice(body: string, actor: string): Outcome<number> {
+    return ok(messages.postNotice(this.db, body, actor, now()));
   }
   draftReply(body: string, actor: string): Outcome<ReturnType<typeof messages.draftReply>> {
     return ok(messages.draftReply(this.db, body, actor, now()));

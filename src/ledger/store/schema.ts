@@ -382,7 +382,8 @@ export const exportPushes = sqliteTable(
 export const messages = sqliteTable("messages", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   direction: text("direction", { enum: ["in", "out"] }).notNull(),
-  channel: text("channel", { enum: ["sms"] }).notNull(),
+  /** `sms`: a text in or a reply out; `notice`: the service telling the owner something (never texted). */
+  channel: text("channel", { enum: ["sms", "notice"] }).notNull(),
   body: text("body").notNull(),
   /** For an inbound text: the carrier's id of it. */
   providerSid: text("provider_sid"),
