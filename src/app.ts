@@ -15,7 +15,11 @@ import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tool
 import { limitBodies, responseHeaders } from "./http/guards";
 import { limitAddresses } from "./limits/rate-limit";
 import { hooks } from "./messages/hooks";
+import { bankHooks } from "./banks/routes";
+import { bankPages } from "./pages/bank-routes";
 import { pages } from "./pages/routes";
+import { accountPages } from "./pages/signup";
+import { sandboxLinkPages } from "./sandbox/link-pages";
 import { sandbox } from "./sandbox/routes";
 
 const VALIDATION_TARGETS: Record<string, string> = { json: "body", query: "query", param: "path" };
@@ -44,8 +48,13 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   });
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
+  app.route("/", accountPages);
+  app.route("/", bankPages);
+  // Before the rest of the sandbox, whose routes read JSON: the stand-in link page posts a form.
+  app.route("/sandbox", sandboxLinkPages);
   app.route("/sandbox", sandbox);
   app.route("/hooks", hooks);
+  app.route("/hooks", bankHooks);
   app.route("/docs", docs);
 
   app.notFound((c) => {

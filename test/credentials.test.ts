@@ -40,6 +40,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   explain_transaction: 404,
   export_books: 200,
   get_export: 200,
+  get_connection: 404,
   get_export_file: 200,
   get_me: 200,
   get_messages: 200,
@@ -53,6 +54,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   list_auditor_grants: 200,
   list_categories: 200,
   list_category_taxonomy: 200,
+  list_connections: 200,
   list_exceptions: 200,
   list_rules: 200,
   list_sync_history: 200,
@@ -87,7 +89,7 @@ describe("every endpoint's credential rule", () => {
     revokedToken = toRevoke.token;
   });
 
-  for (const e of endpoints) {
+  for (const e of endpoints.filter((e) => e.credential !== "public")) {
     const call = (credential: Parameters<typeof api>[0], headers: Record<string, string> = {}) =>
       api(credential, concretePath(e.path), { method: e.method.toUpperCase(), headers, ...(e.method === "post" ? { body: {} } : {}) });
 
@@ -121,8 +123,9 @@ describe("every endpoint's credential rule", () => {
     });
 
     // Which credentials each rule lets past the credential check, and the refusal of the others.
-    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [] }[e.credential];
-    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only" }[e.credential];
+    const rule = e.credential as Exclude<typeof e.credential, "public">;
+    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [] }[rule];
+    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only" }[rule];
     for (const [name, credential] of [["session", session], ["rw", rw], ["ro", ro]] as const) {
       const allowed = passes.includes(name);
       it(`${e.operationId}: ${name === "rw" ? "a read-write token" : name === "ro" ? "a read-only token" : "a session"} ${allowed ? `gets past the credential check: ${PAST_THE_CHECK[e.operationId]}` : `is 403 ${refusal}`}`, async () => {
@@ -150,8 +153,28 @@ describe("every endpoint's credential rule", () => {
   }
 
   it("knows the status past the check of every operation a personal credential reaches", () => {
-    expect(Object.keys(PAST_THE_CHECK).sort()).toEqual(endpoints.filter((e) => e.credential !== "auditor").map((e) => e.operationId).sort());
+    expect(Object.keys(PAST_THE_CHECK).sort()).toEqual(endpoints.filter((e) => e.credential !== "auditor" && e.credential !== "public").map((e) => e.operationId).sort());
   });
+
+  // A public operation reads no credential: none, a forged one, a grant's, a read-only token or
+  // a session from another origin all reach its input check (an empty body is 400, never 401 or 403).
+  for (const e of endpoints.filter((e) => e.credential === "public")) {
+    it(`${e.operationId}: public, whatever credential is sent or none`, async () => {
+      const sent: [string, Parameters<typeof api>[0], Record<string, string>][] = [
+        ["none", undefined, {}],
+        ["a forged token", { bearer: "lat.0000000000000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, {}],
+        ["a malformed header", undefined, { authorization: "Basic dXNlcjpwYXNz" }],
+        ["a grant's token", { bearer: auditorToken }, {}],
+        ["a read-only token", ro(t), {}],
+        ["a session from another origin", session(t), { origin: "https://evil.example" }],
+      ];
+      for (const [what, credential, headers] of sent) {
+        const answer = await api(credential, e.path, { method: "POST", headers: { "cf-connecting-ip": "203.0.113.77", ...headers }, body: {} });
+        expect(answer.status, what).toBe(400);
+        expect(answer.body.code, what).toBe("invalid_request");
+      }
+    });
+  }
 
   it("records the actor from the credential", async () => {
     expect((await api(session(t), "/api/v1/me")).body.auth).toEqual({

@@ -25,7 +25,7 @@ export interface Caller {
 }
 
 /** How an endpoint may be reached: one of CREDENTIAL_RULES. */
-export type CredentialRule = "read" | "write" | "session" | "auditor";
+export type CredentialRule = "read" | "write" | "session" | "auditor" | "public";
 
 /**
  * The credential rules, written once: who may call an endpoint under each, and the 403s
@@ -41,6 +41,10 @@ export const CREDENTIAL_RULES: Record<CredentialRule, { who: string; refused: re
     refused: ["session_only", "cross_origin", "auditor_scope"],
   },
   auditor: { who: "an auditor grant token, while its grant is live", refused: ["auditor_only", "grant_revoked", "grant_expired"] },
+  public: {
+    who: "anyone, with no credential (one sent is not read), limited per client address; not a tool on the tool face, whose tools act for the tenant of their token",
+    refused: [],
+  },
 };
 
 const refused = (detail: string) => new ApiError("credential_refused", detail);
@@ -80,6 +84,7 @@ export function checkRule(caller: Caller, rule: CredentialRule, request: Request
     if (Date.parse(caller.grant.expiresAt) <= now.getTime()) throw new ApiError("grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
     return;
   }
+  if (rule === "public") return;
   if (rule === "auditor") {
     throw new ApiError("auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
   }

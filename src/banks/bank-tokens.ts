@@ -8,7 +8,8 @@
  * listed decrypts; the daily run re-encrypts every live token under the first
  * (`rewrapBankTokens`), after which an old key can be dropped (README, "Deploying").
  */
-import { sandboxOn, type Env } from "../env";
+import { ledgerOf, sandboxOn, type Env } from "../env";
+import { valueOf } from "../ledger/outcome";
 import { base64url } from "../auth/crypto";
 
 const FORMAT = "v1";
@@ -99,4 +100,31 @@ export async function decryptBankToken(ring: KeyRing | null, stored: string, own
   } catch {
     throw new BankTokenError(`the access token does not decrypt under key "${keyId}" for this tenant and item`);
   }
+}
+
+/**
+ * Re-encrypts under the newest key every live connection token the tenant's ledger holds
+ * under an older one (the daily run, so a rotated-out key can be dropped a day after the
+ * new one is put first). Answers how many were re-encrypted; a token that does not
+ * decrypt is left as it is (it is named in the log, and its sync run will say so).
+ */
+export async function rewrapBankTokens(env: Env, tenant: string): Promise<number> {
+  const ring = bankTokenKeys(env);
+  if (!ring) return 0;
+  const ledger = ledgerOf(env, tenant);
+  let rewrapped = 0;
+  for (const connection of valueOf(await ledger.liveConnectionSecrets())) {
+    const keyId = keyIdOf(connection.accessToken);
+    if (keyId === null || keyId === ring.current) continue;
+    const owner = { tenant, itemId: connection.itemId ?? "" };
+    try {
+      const token = await decryptBankToken(ring, connection.accessToken, owner);
+      valueOf(await ledger.replaceBankToken(connection.id, await encryptBankToken(ring, token, owner)));
+      rewrapped++;
+    } catch (error) {
+      if (!(error instanceof BankTokenError)) throw error;
+      console.error(`connection ${connection.id} of ${tenant}: ${error.message}`);
+    }
+  }
+  return rewrapped;
 }

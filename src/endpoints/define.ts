@@ -77,8 +77,26 @@ export class JsonAnswer<T> {
 }
 
 export interface EndpointSpec<P, Q, B, S extends Schema> extends CommonSpec<P, Q, B> {
-  success: { status: 200 | 202; description: string; schema: S };
+  success: { status: 200 | 201 | 202; description: string; schema: S };
   handler: (call: Call<P, Q, B>) => Promise<z.input<S> | JsonAnswer<z.input<S>>>;
+}
+
+/** A call to a public operation: no credential, so no caller, tenant or face. */
+export interface PublicCall<P, Q, B> {
+  env: Env;
+  now: Date;
+  origin: string;
+  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the public operations' limits. */
+  address: string | null;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export interface PublicEndpointSpec<P, Q, B, S extends Schema> extends Omit<CommonSpec<P, Q, B>, "credential"> {
+  method: "post";
+  success: { status: 200 | 201; description: string; schema: S };
+  handler: (call: PublicCall<P, Q, B>) => Promise<z.input<S>>;
 }
 
 /** A file the handler streams: its body, its media type and the name a browser saves it as. */
@@ -136,8 +154,10 @@ function refusalsOf(spec: CommonSpec<unknown, unknown, unknown>, access: "read" 
   const add = (code: ErrorCode, when: string = ERROR_CATALOG[code].when) => refusals.set(code, when);
   if (hasInput || access === "write") add("invalid_request");
   if (access === "write") add("malformed_json");
-  add("credential_missing");
-  add("credential_refused");
+  if (spec.credential !== "public") {
+    add("credential_missing");
+    add("credential_refused");
+  }
   for (const code of CREDENTIAL_RULES[spec.credential].refused) add(code);
   if (access === "write") {
     add("body_too_large");
@@ -177,6 +197,65 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
     const json = body instanceof JsonAnswer ? body.text : JSON.stringify(spec.success.schema.parse(body));
     return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
   });
+}
+
+/**
+ * An operation anyone may call, with no credential (the `public` rule): its route reads no
+ * credential and counts no credential's limit (the address limits still hold, and the
+ * handler applies the operation's own), and its document says it needs no security.
+ */
+export function definePublicEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
+  spec: PublicEndpointSpec<P, Q, B, S>,
+): Endpoint {
+  const common = { ...spec, credential: "public" as const };
+  const refusals = refusalsOf(common as CommonSpec<unknown, unknown, unknown>, "write");
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    security: [],
+    middleware: [requireDecodableQuery, requireJsonBody],
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.body ? { body: { required: spec.bodyRequired ?? true, content: { "application/json": { schema: spec.body } } } } : {}),
+    } as RouteConfig["request"],
+    responses: {
+      [spec.success.status]: { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } },
+      ...refusalResponses(refusals),
+    },
+  });
+  const run = async (c: Context<AppEnv>) => {
+    const valid = (target: string) => (c.req.valid as (t: string) => unknown)(target);
+    const call = {
+      env: c.env,
+      now: new Date(),
+      origin: new URL(c.req.url).origin,
+      address: clientAddress(c.req.raw, c.env),
+      params: spec.params ? valid("param") : undefined,
+      query: spec.query ? valid("query") : undefined,
+      body: spec.body ? valid("json") : undefined,
+    } as PublicCall<P, Q, B>;
+    const json = JSON.stringify(spec.success.schema.parse(await spec.handler(call)));
+    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
+  };
+  return {
+    operationId: spec.operationId,
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    credential: "public",
+    access: "write",
+    answers: "json",
+    idempotent: spec.idempotent === true,
+    refusals: [...refusals.keys()],
+    route,
+    run,
+  };
 }
 
 /** An endpoint that streams a file (text/csv and the like) instead of answering JSON. */

@@ -18,14 +18,20 @@ import { listSyncHistory, syncNow } from "./sync/routes";
 import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
 import { explainTransaction } from "./explanation/routes";
+import { signUpTenant } from "./signup/routes";
+import { getConnection, listConnections } from "./connections/routes";
 
 export const endpoints: readonly Endpoint[] = [
+  // Signing up: the one public operation.
+  signUpTenant,
   // The books and the bank feed.
   getMe,
   listTransactions,
   getTransaction,
   listAccounts,
   listSyncHistory,
+  listConnections,
+  getConnection,
   getUsage,
   getVisibility,
   syncNow,

@@ -21,6 +21,9 @@ import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
 import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { mayLinkBanks } from "../banks/linking";
+import { AccountSection } from "./account";
+import { BanksSection } from "./banks";
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
@@ -41,6 +44,9 @@ function SignIn(props: { error?: string; tenant?: string }) {
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
       </form>
+      <p>
+        <a href="/password-reset">Forgot the password?</a> · New here? <a href="/signup">Sign up</a>.
+      </p>
     </Page>
   );
 }
@@ -127,13 +133,13 @@ pages.post("/signout", async (c) => {
 });
 
 /** The signed-in tenant, or undefined (the page then sends the browser to /signin). */
-async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
+export async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
   const value = getCookie(c, SESSION_COOKIE);
   if (!value) return undefined;
   return (await findLiveSession(c.env.INDEX_DB, value, new Date()))?.tenantId;
 }
 
-interface SettingsProps {
+export interface SettingsProps {
   env: Env;
   tenant: string;
   minted?: MintedToken;
@@ -142,7 +148,7 @@ interface SettingsProps {
   grantToken?: string;
 }
 
-async function Settings(props: SettingsProps) {
+export async function Settings(props: SettingsProps) {
   const d1 = props.env.INDEX_DB;
   const tokens = await listTokens(d1, props.tenant);
   const oracle = await oracleSourceOf(d1, props.tenant);
@@ -151,8 +157,8 @@ async function Settings(props: SettingsProps) {
   const tenant = (await findTenant(d1, props.tenant))!;
   const grants = await listGrants(d1, props.tenant, new Date());
   const ledger = ledgerOf(props.env, props.tenant);
-  const [threadOutcome, draftsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts()]);
-  const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
+  const [threadOutcome, draftsOutcome, connectionsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts(), ledger.connections()]);
+  const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
   return (
     <Page title="Settings">
       <header>
@@ -169,6 +175,8 @@ async function Settings(props: SettingsProps) {
         </section>
       ) : null}
       {props.notice ? <p role="status">{props.notice}</p> : null}
+      <AccountSection tenant={tenant} />
+      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -240,12 +248,12 @@ function textNotice(field: string, value: string, lines: TextLines = "single"): 
 }
 
 /** The id an address names (`/settings/grants/7/revoke`), or null when it is not an integer as the API reads them. */
-function idOf(c: Context<{ Bindings: Env }>): number | null {
+export function idOf(c: Context<{ Bindings: Env }>): number | null {
   const id = c.req.param("id");
   return integerProblem(id) === null ? Number(id) : null;
 }
 
-const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
+export const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
 
 pages.get("/settings", async (c) => {
   const tenant = await sessionTenant(c);
@@ -323,14 +331,15 @@ pages.post("/settings/phone", async (c) => {
   return c.html(<Settings env={c.env} tenant={tenant} notice="Your phone is changed; codes and replies now go to it." />);
 });
 
-type NoticeStatus = 200 | 400 | 403 | 404 | 409 | 429 | 503;
+export type NoticeStatus = 200 | 400 | 403 | 404 | 409 | 429 | 503;
+const NOTICE_STATUSES: number[] = [400, 403, 404, 409, 429, 503];
 
 /** The grant and message forms call the same domain code as the API; a refusal is shown as the page's notice. */
-async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: NoticeStatus; headers: Record<string, string> }> {
+export async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: NoticeStatus; headers: Record<string, string> }> {
   try {
     return { notice: await work(), status: 200, headers: {} };
   } catch (error) {
-    if (error instanceof ApiError && [400, 403, 404, 409, 429, 503].includes(error.status)) {
+    if (error instanceof ApiError && NOTICE_STATUSES.includes(error.status)) {
       const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : {};
       return { notice: error.detail, status: error.status as NoticeStatus, headers };
     }

@@ -6,7 +6,7 @@
  * (`sandbox_link_sessions`, `sandbox_items`); the feed of a linked item is the sandbox
  * bank's (changes queued with its `item_id`).
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { randomSecret } from "../../auth/crypto";
 import { sandboxItems, sandboxLinkSessions } from "../../index-db/schema";
@@ -133,6 +133,15 @@ export function institutionOf(institutionId: string | undefined): SandboxInstitu
 
 export async function sandboxLinkSession(d1: D1Database, linkToken: string) {
   return drizzle(d1).select().from(sandboxLinkSessions).where(eq(sandboxLinkSessions.linkToken, linkToken)).get();
+}
+
+/** The items a tenant linked through the stand-in page (exchanged), oldest first. */
+export async function sandboxItemsOf(d1: D1Database, tenantId: string) {
+  return drizzle(d1)
+    .select()
+    .from(sandboxItems)
+    .where(and(eq(sandboxItems.tenantId, tenantId), isNotNull(sandboxItems.accessToken)))
+    .orderBy(sandboxItems.createdAt);
 }
 
 export async function sandboxItem(d1: D1Database, itemId: string) {

@@ -66,7 +66,8 @@ export async function signatureProblem(jwt: string | null, body: string, key: We
   const issuedAt = claims?.iat;
   if (typeof issuedAt !== "number") return "the signature says not when it was issued";
   const age = now.getTime() / 1000 - issuedAt;
-  if (age > MAX_SIGNATURE_AGE_SECONDS || age < -MAX_SIGNATURE_AGE_SECONDS) return `the signature was issued ${Math.round(age)} s ago, outside ${MAX_SIGNATURE_AGE_SECONDS} s`;
+  if (age > MAX_SIGNATURE_AGE_SECONDS) return `the signature was issued ${Math.round(age)} s ago, more than ${MAX_SIGNATURE_AGE_SECONDS} s`;
+  if (age < -MAX_SIGNATURE_AGE_SECONDS) return `the signature says it was issued ${Math.round(-age)} s from now`;
   const digest = claims?.request_body_sha256;
   if (typeof digest !== "string" || !constantTimeEqual(digest, await sha256Hex(body))) return "the body is not the one that was signed";
   return null;
