@@ -32,7 +32,7 @@ interface SignUpForm {
   phone?: string;
 }
 
-function SignUpPage(props: { values?: SignUpForm; errors?: string[]; key: string }) {
+function SignUpPage(props: { values?: SignUpForm; errors?: string[]; signupKey: string }) {
   const v = props.values ?? {};
   return (
     <Page title="Sign up">
@@ -45,7 +45,7 @@ function SignUpPage(props: { values?: SignUpForm; errors?: string[]; key: string
         </ul>
       ) : null}
       <form method="post" action="/signup">
-        <input type="hidden" name="idempotency_key" value={props.key} />
+        <input type="hidden" name="idempotency_key" value={props.signupKey} />
         <label for="business-name">Business name</label>
         <input id="business-name" name="business_name" required maxlength={200} value={v.business_name ?? ""} autocomplete="organization" />
         <label for="tenant">Tenant handle ({HANDLE_RULE}; you sign in with it)</label>
@@ -75,7 +75,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 const address = (c: Context<{ Bindings: Env }>) => clientAddress(c.req.raw, c.env);
 const origin = (c: Context) => new URL(c.req.url).origin;
 
-accountPages.get("/signup", (c) => c.html(<SignUpPage key={randomSecret(24)} />));
+accountPages.get("/signup", (c) => c.html(<SignUpPage signupKey={randomSecret(24)} />));
 
 accountPages.post("/signup", async (c) => {
   requireSameOrigin(c.req.raw);
@@ -91,7 +91,7 @@ accountPages.post("/signup", async (c) => {
   });
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => `${String(i.path[0] ?? "form").replaceAll("_", " ")}: ${i.message}`);
-    return c.html(<SignUpPage values={values} errors={errors} key={key} />, 400);
+    return c.html(<SignUpPage values={values} errors={errors} signupKey={key} />, 400);
   }
   const body = parsed.data;
   const now = new Date();
@@ -118,7 +118,7 @@ accountPages.post("/signup", async (c) => {
     tenant = signed.tenant.id;
     return "";
   });
-  if (outcome.status !== 200) return c.html(<SignUpPage values={values} errors={[outcome.notice]} key={key} />, outcome.status, outcome.headers);
+  if (outcome.status !== 200) return c.html(<SignUpPage values={values} errors={[outcome.notice]} signupKey={key} />, outcome.status, outcome.headers);
   const session = await startSession(c.env.INDEX_DB, tenant, now);
   setCookie(c, SESSION_COOKIE, session.value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", expires: session.expiresAt });
   return c.redirect("/settings", 303);
