@@ -23,6 +23,7 @@ import { bankItem, bankLinkByState, claimBankLink, disconnectBankItem, endBankLi
 import type { Connection } from "../ledger/feed/connections";
 import { bankLinkFor, bankLinkOf } from "../providers/bank";
 import { BankLinkError, type BankLink } from "../providers/bank/link";
+import { CONNECTION_CAPS } from "../tiers";
 import { bankTokenKeys, BankTokenError, decryptBankToken, encryptBankToken, type KeyRing } from "./bank-tokens";
 
 export const LINK_RETURN_PATH = "/settings/banks/linked";
@@ -81,6 +82,11 @@ export async function startLink(env: Env, tenant: TenantRecord, connectionId: nu
   let accessToken: string | undefined;
   if (connectionId === null) {
     keysOf(env);
+    const live = settle(await ledger.connections()).filter((c) => c.status !== "disconnected").length;
+    const cap = CONNECTION_CAPS[tenant.tier];
+    if (live >= cap) {
+      throw ApiError.ledgerRefusal(`The ${tenant.tier} tier holds at most ${cap} bank connection${cap === 1 ? "" : "s"} and this tenant holds ${live}; disconnect one on /settings first.`);
+    }
     const linker = bankLinkFor(env, origin);
     if (!linker) throw unavailable();
     link = linker.link;
