@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../src/endpoints/index";
-import { api, CHECKING, createTenant, deliver, grantAuditor, judge, outbox, rw, ro, session, syncNow, txn, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
+import { api, CHECKING, createTenant, deliver, grantAuditor, judge, linkSandboxBank, outbox, rw, ro, session, syncNow, txn, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Every word tenant A owns carries this, so a leak of any field is a substring away. */
 const MARK = "zebramark";
@@ -18,6 +18,7 @@ interface Resources {
   exportId: number;
   grantId: number;
   requestId: number;
+  connectionId: number;
 }
 
 let owner: SandboxTenant;
@@ -49,7 +50,10 @@ beforeAll(async () => {
   // A second offer, left unconfirmed: its request is the owner's too.
   const pending = await api(session(owner), "/api/v1/auditor/grants", { method: "POST", body: { ...VIEWER, viewer_name: `${MARK} second` } });
   await outbox(owner);
-  owned = { lineId, ruleKey, exportId: exported.body.export_id, grantId: grant.grant.grant_id, requestId: pending.body.request_id };
+  // A bank of the owner's past the one the neighbour also has (each has its sandbox bank as connection 1).
+  const connectionId = await linkSandboxBank(owner);
+  expect(connectionId).toBeGreaterThan(1);
+  owned = { lineId, ruleKey, exportId: exported.body.export_id, grantId: grant.grant.grant_id, requestId: pending.body.request_id, connectionId };
 });
 
 /** Every way to name one of the owner's resources, as the neighbour would send it. */
@@ -67,6 +71,7 @@ function addressing(r: Resources): [string, string, string, unknown][] {
     ["get_export_file", "GET", `/api/v1/exports/${r.exportId}/transactions.csv`, undefined],
     ["confirm_auditor_grant", "POST", `/api/v1/auditor/grants/${r.requestId}/confirm`, { code: "123456", ...VIEWER, viewer_name: `${MARK} second` }],
     ["revoke_auditor_grant", "POST", `/api/v1/auditor/grants/${r.grantId}/revoke`, undefined],
+    ["get_connection", "GET", `/api/v1/connections/${r.connectionId}`, undefined],
   ];
 }
 

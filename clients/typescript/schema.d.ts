@@ -755,14 +755,21 @@ export interface components {
              * @example acme-bakery
              */
             tenant: string;
-            /** @example Acme Bakery LLC */
+            /**
+             * @description The business's name, as given.
+             * @example Acme Bakery LLC
+             */
             business_name: string;
             /**
+             * @description The tenant's tier.
              * @example paid
              * @enum {string}
              */
             tier: "free" | "paid";
-            /** @example owner@acme-bakery.example */
+            /**
+             * @description The owner's email, where the verification link went.
+             * @example owner@acme-bakery.example
+             */
             owner_email: string;
             /**
              * @description Whether the owner's email is verified; connecting a bank waits for it.
@@ -1211,6 +1218,7 @@ export interface components {
              */
             cap: number;
             /**
+             * @description The tenant's tier, which sets the cap.
              * @example paid
              * @enum {string}
              */

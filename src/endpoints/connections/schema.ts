@@ -30,7 +30,7 @@ export const connectionsResponse = z
     connections: z.array(connectionSchema).openapi({ description: "Every connection, newest first, disconnected ones included." }),
     in_use: z.number().int().openapi({ description: "Connections not disconnected: they count against the cap.", example: 1 }),
     cap: z.number().int().openapi({ description: "How many the tenant's tier holds.", example: 5 }),
-    tier: z.enum(TIERS).openapi({ example: "paid" }),
+    tier: z.enum(TIERS).openapi({ description: "The tenant's tier, which sets the cap.", example: "paid" }),
   })
   .openapi("BankConnections");
 

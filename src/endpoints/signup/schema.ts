@@ -42,9 +42,9 @@ export const signUpBody = z
 export const signUpResponse = z
   .object({
     tenant: z.string().openapi({ description: "The tenant's handle: sign in at /signin with it and the password.", example: "acme-bakery" }),
-    business_name: z.string().openapi({ example: "Acme Bakery LLC" }),
-    tier: z.enum(TIERS).openapi({ example: "paid" }),
-    owner_email: z.string().openapi({ example: "owner@acme-bakery.example" }),
+    business_name: z.string().openapi({ description: "The business's name, as given.", example: "Acme Bakery LLC" }),
+    tier: z.enum(TIERS).openapi({ description: "The tenant's tier.", example: "paid" }),
+    owner_email: z.string().openapi({ description: "The owner's email, where the verification link went.", example: "owner@acme-bakery.example" }),
     email_verified: z.boolean().openapi({ description: "Whether the owner's email is verified; connecting a bank waits for it.", example: false }),
     verification_email: z
       .enum(["sent", "not_sent", "not_needed"])
