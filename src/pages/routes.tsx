@@ -176,7 +176,6 @@ export async function Settings(props: SettingsProps) {
       ) : null}
       {props.notice ? <p role="status">{props.notice}</p> : null}
       <AccountSection tenant={tenant} />
-      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -201,6 +200,7 @@ export async function Settings(props: SettingsProps) {
           ))}
         </tbody>
       </table>
+      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
       <h2>Parity oracle</h2>
       <p>
         Each day the service fetches your reference P&amp;L report from this HTTPS address and files the day's parity
