@@ -23,7 +23,7 @@ export interface Pair {
 }
 
 /** The ridge: how strongly little evidence is pulled towards 0.5. */
-const RIDGE = 1;
+const RIDGE = 0.1;
 
 export function fitCalibration(pairs: readonly Pair[], ridge = RIDGE): Calibration {
   if (pairs.length === 0) return UNCALIBRATED;

@@ -57,6 +57,12 @@ export interface KeptCalibration extends Calibration {
 }
 
 const FOLDS = 5;
+/**
+ * This share of the keys is held out whole (every line of the key in one fold), so the
+ * calibration measures a merchant met in a form no example has, as a bank's new text is;
+ * the others line by line, as the same text seen again is.
+ */
+const KEYS_HELD_OUT_WHOLE = 0.5;
 /** The calibration is fitted on at most about this many held-out examples, so refits stay cheap. */
 export const CALIBRATION_SAMPLE = 3_000;
 /** Below this many examples the calibration is refitted at every change. */
@@ -196,21 +202,23 @@ class Fit {
     const features = featuresOfKey(key);
     const { idx, values } = encode(features, this.frequencies, this.keys, this.vocabulary, false);
     const { best, probability } = this.regression.score(idx, values);
-    return { best, inputs: [logit(probability), logit(this.agreement(key, features, best)), 1] };
+    const agreement = this.agreement(key, features, best);
+    // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
+    return { best, inputs: [logit(probability), agreement === null ? 0 : logit(agreement), agreement === null ? 0 : 1, 1] };
   }
 
-  /** How well the merchant's history agrees with category `k` (see the file's comment); 1 where it has none. */
-  private agreement(key: string, features: string[], k: number): number {
+  /** How well the merchant's history agrees with category `k` (see the file's comment); null where it has none. */
+  private agreement(key: string, features: string[], k: number): number | null {
     const known = features
       .filter((f) => isIdentity(f) && this.history.has(f))
       .map((f) => ({ f, idf: inverseFrequency(this.frequencies.get(f) ?? 0, this.keys) }))
       .sort((a, b) => b.idf - a.idf || byText(a.f, b.f))
       .slice(0, HISTORY_WORDS);
-    if (known.length === 0) return 1;
+    if (known.length === 0) return null;
     const { signBand, account } = keyParts(key);
     let best = 0;
     for (const { f } of known) {
-      const word = f.startsWith("mw:") || f.startsWith("w:") ? f.slice(f.indexOf(":") + 1) : null;
+      const word = f.startsWith("w:") ? f.slice(2) : null;
       const views = word === null ? [f] : [f, `w:${word}@${signBand}`, `w:${word}@@${account}`];
       for (const view of views) {
         const perClass = this.history.get(view);
@@ -394,9 +402,9 @@ export class LocalModel {
 
   /**
    * Held-out folds of the examples: each example line falls in one of five folds by a hash
-   * of (key, category, its number among that key's lines), at most about CALIBRATION_SAMPLE
-   * of them; a fit without each fold measures that fold's lines, and the calibration is
-   * fitted on what it measured and whether it was right.
+   * of its key (KEYS_HELD_OUT_WHOLE) or of (key, category, its number among the key's
+   * lines), at most about CALIBRATION_SAMPLE of them; a fit without each fold measures that
+   * fold's lines, and the calibration is fitted on what it measured and whether it was right.
    */
   private recalibrate(): void {
     const frequencies = this.evidence.documentFrequencies();
@@ -406,7 +414,8 @@ export class LocalModel {
     for (const [key, perCategory] of this.evidence.examples) {
       for (const [category, lines] of perCategory) {
         for (let i = 0; i < lines; i++) {
-          const h = (fnv(fnv(2166136261, key), `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
+          const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
+          const h = byKey ? (fnv(2166136261, key) >>> 0) / 4294967296 : (fnv(fnv(2166136261, key), `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
           if (h < share) heldOut.push({ key, category, fold: Math.floor((h / share) * FOLDS) });
         }
       }

@@ -14,8 +14,8 @@
  *   same key are the same to the model, so the model keeps one row per key and category
  *   with how many lines it stands for.
  * - `featuresOfKey`: the key's features: each word, each pair of neighbouring words, the
- *   character 4- and 5-grams inside each word of four letters or more (a name cut short or
- *   glued to a city still shares most of them), each code's shape, the merchant name's
+ *   character 4- and 5-grams inside each word of three letters or more, with its start and
+ *   end marked (a name cut short, `PRI` for `PRINTFUL`, or glued to a city still shares some), each code's shape, the merchant name's
  *   words and the whole name, and each word paired with the amount's sign and band and
  *   with the account (so a merchant whose lines go to two categories by size or by account
  *   can be told apart), the sign, band and account themselves.
@@ -106,7 +106,7 @@ export function keyParts(key: string): { description: string; name: string; sign
 
 const GRAMS = [4, 5];
 
-/** The features of one text (a description, or with `prefix` "m" a merchant name). */
+/** The features of one text (a description or a merchant name), each feature name starting with `prefix`. */
 function textFeatures(text: string, prefix: string, into: Set<string>): string[] {
   const words: string[] = [];
   for (const token of text.split(" ")) {
@@ -121,7 +121,7 @@ function textFeatures(text: string, prefix: string, into: Set<string>): string[]
   }
   for (const word of words) {
     into.add(`${prefix}w:${word}`);
-    if (word.length >= 4) {
+    if (word.length >= 3) {
       const padded = `^${word}$`;
       for (const n of GRAMS) for (let i = 0; i + n <= padded.length; i++) into.add(`${prefix}c:${padded.slice(i, i + n)}`);
     }
@@ -131,7 +131,7 @@ function textFeatures(text: string, prefix: string, into: Set<string>): string[]
 }
 
 /** Whether a feature names the line's merchant by its words (a word or a pair of words, in the text or the merchant name). */
-export const isIdentity = (feature: string) => /^m?[wb]:/.test(feature) && !feature.includes("@");
+export const isIdentity = (feature: string) => /^[wb]:/.test(feature) && !feature.includes("@");
 
 /** Every feature of a key (see the file's comment), each once. */
 export function featuresOfKey(key: string): string[] {
@@ -139,7 +139,8 @@ export function featuresOfKey(key: string): string[] {
   const features = new Set<string>();
   const words = textFeatures(description, "", features);
   if (name) {
-    words.push(...textFeatures(name, "m", features));
+    // The name's words are words like the description's: a bank that prints no name still shares them.
+    words.push(...textFeatures(name, "", features));
     features.add(`mn:${name}`);
   }
   for (const word of new Set(words)) features.add(`w:${word}@${signBand}`).add(`w:${word}@@${account}`);
