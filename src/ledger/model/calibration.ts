@@ -25,38 +25,57 @@ export interface Pair {
 /** The ridge: how strongly little evidence is pulled towards 0.5. */
 const RIDGE = 0.1;
 
-export function fitCalibration(pairs: readonly Pair[], ridge = RIDGE): Calibration {
+/**
+ * Fits the weights. Confidence never falls as a measurement named in `rising` rises: a
+ * weight that would be negative is held at 0 and the rest refitted. An input that never
+ * varies among the pairs (no held-out line without a merchant's history, say) is held at 0
+ * too: the pairs say nothing of it, so a line where it differs gets no credit for it.
+ */
+export function fitCalibration(pairs: readonly Pair[], rising: readonly number[] = [], ridge = RIDGE): Calibration {
   if (pairs.length === 0) return UNCALIBRATED;
   const d = pairs[0]!.inputs.length;
+  const held = new Set<number>();
+  for (let j = 0; j < d - 1; j++) if (pairs.every((p) => p.inputs[j] === pairs[0]!.inputs[j])) held.add(j);
+  for (;;) {
+    const weights = newton(pairs, d, held, ridge);
+    const negative = rising.filter((j) => !held.has(j) && weights[j]! < 0);
+    if (negative.length === 0) return { weights: [...weights] };
+    for (const j of negative) held.add(j);
+  }
+}
+
+/** Logistic regression of the pairs by Newton's method, with the `held` weights at 0. */
+function newton(pairs: readonly Pair[], d: number, held: ReadonlySet<number>, ridge: number): Float64Array {
+  const free = Array.from({ length: d }, (_, j) => j).filter((j) => !held.has(j));
   const w = new Float64Array(d);
   const hits = pairs.filter((p) => p.correct).length;
   const hit = (hits + 1) / (hits + 2);
   const miss = 1 / (pairs.length - hits + 2);
   for (let iteration = 0; iteration < 50; iteration++) {
-    const gradient = new Float64Array(d);
-    const hessian = Array.from({ length: d }, () => new Float64Array(d));
+    const gradient = new Float64Array(free.length);
+    const hessian = Array.from({ length: free.length }, () => new Float64Array(free.length));
     for (const { inputs, correct } of pairs) {
       const q = sigmoid(dot(w, inputs));
       const r = q * (1 - q);
       const error = q - (correct ? hit : miss);
-      for (let j = 0; j < d; j++) {
-        gradient[j] += error * inputs[j]!;
-        for (let k = 0; k < d; k++) hessian[j]![k] += r * inputs[j]! * inputs[k]!;
-      }
+      free.forEach((j, a) => {
+        gradient[a]! += error * inputs[j]!;
+        free.forEach((k, b) => (hessian[a]![b]! += r * inputs[j]! * inputs[k]!));
+      });
     }
-    for (let j = 0; j < d; j++) {
-      gradient[j] += ridge * w[j]!;
-      hessian[j]![j] += ridge;
-    }
+    free.forEach((j, a) => {
+      gradient[a]! += ridge * w[j]!;
+      hessian[a]![a]! += ridge;
+    });
     const step = solve(hessian, gradient);
     let moved = 0;
-    for (let j = 0; j < d; j++) {
-      w[j] -= step[j]!;
-      moved += Math.abs(step[j]!);
-    }
+    free.forEach((j, a) => {
+      w[j]! -= step[a]!;
+      moved += Math.abs(step[a]!);
+    });
     if (moved < 1e-9) break;
   }
-  return { weights: [...w] };
+  return w;
 }
 
 export function calibrate(calibration: Calibration, inputs: readonly number[]): number {

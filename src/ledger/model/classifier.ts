@@ -7,7 +7,7 @@
  * - the tenant's lines: each key with how many lines of the feed have it, labelled or not.
  *   A feature that many different keys share (a bank's own words, the business's city)
  *   is weighed down by its inverse document frequency among them; a feature on a single
- *   key (a code, a one-off word) is dropped. This is how the model learns which words of
+ *   line (a code, a one-off word) is dropped. This is how the model learns which words of
  *   a bank's text carry the merchant: from the tenant's own feed, whatever its bank.
  *
  * What it derives (`Fit`, refitted from the evidence whenever a prediction finds the
@@ -56,6 +56,8 @@ export interface KeptCalibration extends Calibration {
   fittedAt: number;
 }
 
+/** The calibration's inputs (`Fit.measure`): the regression's probability, the history's agreement, whether there is a history, 1. */
+const RISING = [0, 1];
 const FOLDS = 5;
 /**
  * This share of the keys is held out whole (every line of the key in one fold), so the
@@ -120,13 +122,13 @@ class Evidence {
     }
   }
 
-  /** How many of the tenant's line keys have each feature. */
-  documentFrequencies(): Map<string, number> {
+  /** The tenant's lines as a fit reads them, copied: lines seen after it change nothing the fit measures. */
+  corpus(): Corpus {
     if (!this.frequencies) {
       this.frequencies = new Map();
       for (const key of this.lines.keys()) for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, 1);
     }
-    return this.frequencies;
+    return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
   }
 
   rows(): EvidenceRows {
@@ -153,6 +155,12 @@ function inKeyOrder(rows: EvidenceRows): EvidenceRows {
   return rows;
 }
 
+/** The tenant's lines as a fit reads them: how many line keys have each feature, and how many lines each key stands for. */
+interface Corpus {
+  frequencies: Map<string, number>;
+  lines: Map<string, number>;
+}
+
 /** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
 interface Encoded {
   idx: Int32Array;
@@ -167,12 +175,14 @@ class Fit {
     private readonly regression: SoftmaxRegression,
     /** Identity features (and words with band, words with account) -> lines per category. */
     private readonly history: Map<string, Float64Array>,
-    private readonly frequencies: Map<string, number>,
-    private readonly keys: number,
+    private readonly corpus: Corpus,
   ) {}
 
+  /** What `measure` found per key: lines of the same key are measured once. */
+  private readonly measured = new Map<string, { best: number; inputs: number[] }>();
+
   /** Fits examples (key -> category -> lines), weighing features by their frequency among `keys` line keys. */
-  static of(examples: Iterable<[string, Map<string, number>]>, frequencies: Map<string, number>, keys: number): Fit | null {
+  static of(examples: Iterable<[string, Map<string, number>]>, corpus: Corpus): Fit | null {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
     const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
     if (categories.length < 2) return null; // one category leaves nothing to choose
@@ -190,17 +200,23 @@ class Fit {
         if (!perClass) history.set(feature, (perClass = new Float64Array(categories.length)));
         for (let k = 0; k < counts.length; k++) perClass[k]! += counts[k]!;
       }
-      const encoded = encode(features, frequencies, keys, vocabulary, true);
+      const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }
     const regression = SoftmaxRegression.fit(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
-    return new Fit(categories, vocabulary, regression, history, frequencies, keys);
+    return new Fit(categories, vocabulary, regression, history, corpus);
   }
 
   /** The most probable category's index, with the calibration's inputs. */
   measure(key: string): { best: number; inputs: number[] } {
+    let found = this.measured.get(key);
+    if (!found) this.measured.set(key, (found = this.measureAfresh(key)));
+    return found;
+  }
+
+  private measureAfresh(key: string): { best: number; inputs: number[] } {
     const features = featuresOfKey(key);
-    const { idx, values } = encode(features, this.frequencies, this.keys, this.vocabulary, false);
+    const { idx, values } = encode(features, key, this.corpus, this.vocabulary, false);
     const { best, probability } = this.regression.score(idx, values);
     const agreement = this.agreement(key, features, best);
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
@@ -211,15 +227,16 @@ class Fit {
   private agreement(key: string, features: string[], k: number): number | null {
     const known = features
       .filter((f) => isIdentity(f) && this.history.has(f))
-      .map((f) => ({ f, idf: inverseFrequency(this.frequencies.get(f) ?? 0, this.keys) }))
+      .map((f) => ({ f, idf: inverseFrequency(this.corpus.frequencies.get(f) ?? 0, this.corpus.lines.size) }))
       .sort((a, b) => b.idf - a.idf || byText(a.f, b.f))
       .slice(0, HISTORY_WORDS);
     if (known.length === 0) return null;
     const { signBand, account } = keyParts(key);
     let best = 0;
     for (const { f } of known) {
-      const word = f.startsWith("w:") ? f.slice(2) : null;
-      const views = word === null ? [f] : [f, `w:${word}@${signBand}`, `w:${word}@@${account}`];
+      // A word is read also within the line's band and account; a pair of words, within those of each word.
+      const words = f.startsWith("w:") ? [f.slice(2)] : f.slice(2).split("_");
+      const views = [f, ...words.flatMap((word) => [`w:${word}@${signBand}`, `w:${word}@@${account}`])];
       for (const view of views) {
         const perClass = this.history.get(view);
         if (!perClass) continue;
@@ -235,18 +252,21 @@ class Fit {
 const inverseFrequency = (frequency: number, keys: number) => Math.log((keys + 1) / (frequency + 1));
 
 /**
- * A key's features as TF-IDF values over the features at least two line keys share,
- * L2-normalised over all of them (so a line with much that no example shows weighs less);
- * indices only for the vocabulary's features (`grow`: adding the new ones).
+ * A key's features as TF-IDF values over the features seen on at least two lines (on two
+ * keys, or on this key of two lines or more: a feature on one line is a code or a one-off
+ * that can tell nothing), L2-normalised over all of them (so a line with much that no
+ * example shows weighs less); indices only for the vocabulary's features (`grow`: adding
+ * the new ones).
  */
-function encode(features: string[], frequencies: Map<string, number>, keys: number, vocabulary: Map<string, number>, grow: boolean): Encoded {
+function encode(features: string[], key: string, corpus: Corpus, vocabulary: Map<string, number>, grow: boolean): Encoded {
   const idx: number[] = [];
   const values: number[] = [];
+  const keyLines = corpus.lines.get(key) ?? 0;
   let norm = 0;
   for (const feature of features) {
-    const frequency = frequencies.get(feature) ?? 0;
-    if (frequency < 2) continue;
-    const weight = inverseFrequency(frequency, keys);
+    const frequency = corpus.frequencies.get(feature) ?? 0;
+    if (frequency === 0 || (frequency === 1 && keyLines < 2)) continue;
+    const weight = inverseFrequency(frequency, corpus.lines.size);
     norm += weight * weight;
     let i = vocabulary.get(feature);
     if (i === undefined && grow) vocabulary.set(feature, (i = vocabulary.size));
@@ -384,11 +404,20 @@ export class LocalModel {
 
   /** Refits what the next prediction would: a caller may do that work ahead, at a time of its choosing. */
   refitIfStale(): void {
+    for (const _ of this.refitInSteps());
+  }
+
+  /**
+   * `refitIfStale` one fit at a time (the regression, then each of the calibration's
+   * held-out fits), yielding between them so a caller can answer other calls meanwhile.
+   * Nothing may be learnt or forgotten until it is done.
+   */
+  *refitInSteps(): Generator<void> {
     if (this.fitIsStale()) {
-      const frequencies = this.evidence.documentFrequencies();
-      this.fit = { model: Fit.of(this.evidence.examples, frequencies, this.evidence.lines.size), size: this.size, hash: this.hash, keys: this.evidence.lines.size };
+      this.fit = { model: Fit.of(this.evidence.examples, this.evidence.corpus()), size: this.size, hash: this.hash, keys: this.evidence.lines.size };
+      yield;
     }
-    if (this.calibrationIsStale()) this.recalibrate();
+    if (this.calibrationIsStale()) yield* this.recalibrate();
   }
 
   private fitIsStale(): boolean {
@@ -406,13 +435,13 @@ export class LocalModel {
    * lines), at most about CALIBRATION_SAMPLE of them; a fit without each fold measures that
    * fold's lines, and the calibration is fitted on what it measured and whether it was right.
    */
-  private recalibrate(): void {
-    const frequencies = this.evidence.documentFrequencies();
-    const keys = this.evidence.lines.size;
+  private *recalibrate(): Generator<void> {
+    const corpus = this.evidence.corpus();
     const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, this.size));
     const heldOut: { key: string; category: string; fold: number }[] = [];
-    for (const [key, perCategory] of this.evidence.examples) {
-      for (const [category, lines] of perCategory) {
+    // In key order, so the same evidence gives the same pairs in the same order, whatever order it was learnt in.
+    for (const [key, perCategory] of [...this.evidence.examples].sort((a, b) => byText(a[0], b[0]))) {
+      for (const [category, lines] of [...perCategory].sort((a, b) => byText(a[0], b[0]))) {
         for (let i = 0; i < lines; i++) {
           const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
           const h = byKey ? (fnv(2166136261, key) >>> 0) / 4294967296 : (fnv(fnv(2166136261, key), `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
@@ -431,14 +460,15 @@ export class LocalModel {
         bump(perCategory, category, -1);
         if (perCategory.size === 0) rest.delete(key);
       }
-      const fit = Fit.of(rest, frequencies, keys);
+      const fit = Fit.of(rest, corpus);
       if (!fit) continue;
       for (const { key, category } of out) {
         const { best, inputs } = fit.measure(key);
         pairs.push({ inputs, correct: fit.categories[best] === category });
       }
+      yield;
     }
-    this.calibration = fitCalibration(pairs);
+    this.calibration = fitCalibration(pairs, RISING);
     this.calibratedAt = this.size;
     this.refitted = true;
   }

@@ -8,8 +8,8 @@
  * - `lineKey`: the line as the model keeps it. Words as they are (lower case; a word glued
  *   to another in mixed case, `DebitGUSTO`, is two), numbers as their length only (dates,
  *   store numbers, references and card digits change from line to line), a code mixing
- *   letters and digits as its shape (`H4WXUG0ZTR` is `a9a9a`), letters glued to a number as
- *   the word and the number (`WILLIAMS2354`, `1234OAKLAND`); then the aggregator's merchant
+ *   letters and digits as its shape (`H4WXUG0ZTR` is `a9a9a9`), words glued to numbers as
+ *   the words and the numbers (`WILLIAMS2354OAKLAND`, `XXXXXX4411`); then the aggregator's merchant
  *   name the same way, the amount's sign and size band, and the account. Lines with the
  *   same key are the same to the model, so the model keeps one row per key and category
  *   with how many lines it stands for.
@@ -45,37 +45,20 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 /** A number as the model keeps it: its length. */
 const numberOf = (length: number) => "0".repeat(Math.min(length, LONGEST_NUMBER));
 
-/** One lower-case token of letters and digits, as the model keeps it (one or two words). */
+/** One lower-case token of letters and digits, as the model keeps it: one or more words. */
 function canonical(token: string): string {
-  let letters = 0;
-  let digits = 0;
-  let runs = 0;
-  let previous = -1; // 0 letter, 1 digit
-  for (let i = 0; i < token.length; i++) {
-    const kind = isLetter(token.charCodeAt(i)) ? 0 : 1;
-    if (kind === 0) letters++;
-    else digits++;
-    if (kind !== previous) runs++;
-    previous = kind;
-  }
-  if (digits === 0) return token;
-  if (letters === 0) return numberOf(token.length);
-  if (runs === 2) {
-    // A word glued to a number, either way round: the word and the number.
-    const split = isLetter(token.charCodeAt(0)) ? token.search(/[0-9]/) : token.search(/[a-z]/);
-    const [head, tail] = [token.slice(0, split), token.slice(split)];
-    const word = isLetter(head.charCodeAt(0)) ? head : tail;
-    if (word.length >= 3) return isLetter(head.charCodeAt(0)) ? `${head} ${numberOf(tail.length)}` : `${numberOf(head.length)} ${tail}`;
+  const runs = token.match(/[a-z]+|[0-9]+/g)!;
+  if (runs.length === 1) return isLetter(token.charCodeAt(0)) ? token : numberOf(token.length);
+  // Words glued to numbers (WILLIAMS2354, 1234OAKLAND, WILLIAMS2354OAKLAND, XXXXXX4411): the
+  // words and the numbers. A run of one or two letters among digits makes it a code instead.
+  if (runs.every((run) => isDigit(run.charCodeAt(0)) || run.length >= 3)) {
+    return runs.map((run) => (isDigit(run.charCodeAt(0)) ? numberOf(run.length) : run)).join(" ");
   }
   // A code: the shape of its runs, `a` for letters and `9` for digits.
-  let shape = "";
-  previous = -1;
-  for (let i = 0; i < token.length && shape.length < LONGEST_SHAPE; i++) {
-    const kind = isLetter(token.charCodeAt(i)) ? 0 : 1;
-    if (kind !== previous) shape += kind === 0 ? "a" : "9";
-    previous = kind;
-  }
-  return shape;
+  return runs
+    .slice(0, LONGEST_SHAPE)
+    .map((run) => (isDigit(run.charCodeAt(0)) ? "9" : "a"))
+    .join("");
 }
 
 /** Free text as the model keeps it: canonical tokens separated by single spaces. */

@@ -98,7 +98,7 @@ function softmax(weights: Float32Array, classes: number, idx: Int32Array, values
   for (let t = 0; t < idx.length; t++) {
     const base = idx[t]! * classes;
     const v = values[t]!;
-    for (let k = 0; k < classes; k++) p[k] += weights[base + k]! * v;
+    for (let k = 0; k < classes; k++) p[k]! += weights[base + k]! * v;
   }
   let max = -Infinity;
   for (let k = 0; k < classes; k++) if (p[k]! > max) max = p[k]!;
