@@ -18,7 +18,12 @@ export interface Row {
 }
 
 export interface LinearOptions {
+  /** Passes over the rows: at least this many, */
   epochs: number;
+  /** and more while the rows are few, up to this many row visits in all (a handful of rows needs many passes to settle). */
+  visits: number;
+  /** but never more than this many. */
+  maxEpochs: number;
   /** AdaGrad's step. */
   rate: number;
   /** L2 regularisation per step. */
@@ -27,7 +32,7 @@ export interface LinearOptions {
   skip: number;
 }
 
-export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, rate: 0.3, l2: 1e-4, skip: 1e-3 };
+export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, visits: 2_000, maxEpochs: 30, rate: 0.3, l2: 1e-4, skip: 1e-3 };
 
 export interface Scores {
   /** The most probable class. */
@@ -55,7 +60,8 @@ export class SoftmaxRegression {
     const order = Array.from(rows, (_, i) => i);
     let seed = 12345;
     const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 0) / 4294967296;
-    for (let epoch = 0; epoch < options.epochs; epoch++) {
+    const epochs = Math.min(options.maxEpochs, Math.max(options.epochs, Math.ceil(options.visits / Math.max(1, rows.length))));
+    for (let epoch = 0; epoch < epochs; epoch++) {
       for (let i = order.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
         [order[i], order[j]] = [order[j]!, order[i]!];
