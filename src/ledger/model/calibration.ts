@@ -26,21 +26,22 @@ export interface Pair {
 const RIDGE = 0.1;
 
 /**
- * Fits the weights. Confidence never falls as a measurement named in `rising` rises: a
- * weight that would be negative is held at 0 and the rest refitted. An input that never
+ * Fits the weights. Confidence never falls as a measurement named in `rising` rises, nor
+ * rises as one named in `falling` does: a weight of the wrong sign is held at 0 and the
+ * rest refitted. An input that never
  * varies among the pairs (no held-out line without a merchant's history, say) is held at 0
  * too: the pairs say nothing of it, so a line where it differs gets no credit for it.
  */
-export function fitCalibration(pairs: readonly Pair[], rising: readonly number[] = [], ridge = RIDGE): Calibration {
+export function fitCalibration(pairs: readonly Pair[], rising: readonly number[] = [], falling: readonly number[] = [], ridge = RIDGE): Calibration {
   if (pairs.length === 0) return UNCALIBRATED;
   const d = pairs[0]!.inputs.length;
   const held = new Set<number>();
   for (let j = 0; j < d - 1; j++) if (pairs.every((p) => p.inputs[j] === pairs[0]!.inputs[j])) held.add(j);
   for (;;) {
     const weights = newton(pairs, d, held, ridge);
-    const negative = rising.filter((j) => !held.has(j) && weights[j]! < 0);
-    if (negative.length === 0) return { weights: [...weights] };
-    for (const j of negative) held.add(j);
+    const wrong = [...rising.filter((j) => weights[j]! < 0), ...falling.filter((j) => weights[j]! > 0)].filter((j) => !held.has(j));
+    if (wrong.length === 0) return { weights: [...weights] };
+    for (const j of wrong) held.add(j);
   }
 }
 

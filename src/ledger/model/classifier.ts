@@ -56,8 +56,9 @@ export interface KeptCalibration extends Calibration {
   fittedAt: number;
 }
 
-/** The calibration's inputs (`Fit.measure`): the regression's probability, the history's agreement, whether there is a history, 1. */
+/** The calibration's inputs (`Fit.measure`): the regression's probability, the history's agreement, whether there is a history, the line's novelty, 1. */
 const RISING = [0, 1];
+const FALLING = [3];
 const FOLDS = 5;
 /**
  * This share of the keys is held out whole (every line of the key in one fold), so the
@@ -165,6 +166,8 @@ interface Corpus {
 interface Encoded {
   idx: Int32Array;
   values: Float32Array;
+  /** The share of the key's TF-IDF mass (squared) in features no example has: text the model has not learnt. */
+  novelty: number;
 }
 
 /** What the model derives from examples: the regression, and the merchants' histories. */
@@ -216,11 +219,11 @@ class Fit {
 
   private measureAfresh(key: string): { best: number; inputs: number[] } {
     const features = featuresOfKey(key);
-    const { idx, values } = encode(features, key, this.corpus, this.vocabulary, false);
+    const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
     const { best, probability } = this.regression.score(idx, values);
     const agreement = this.agreement(key, features, best);
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
-    return { best, inputs: [logit(probability), agreement === null ? 0 : logit(agreement), agreement === null ? 0 : 1, 1] };
+    return { best, inputs: [logit(probability), agreement === null ? 0 : logit(agreement), agreement === null ? 0 : 1, novelty, 1] };
   }
 
   /** How well the merchant's history agrees with category `k` (see the file's comment); null where it has none. */
@@ -274,8 +277,10 @@ function encode(features: string[], key: string, corpus: Corpus, vocabulary: Map
     idx.push(i);
     values.push(weight);
   }
+  let known = 0;
+  for (const v of values) known += v * v;
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  return { idx: Int32Array.from(idx), values: Float32Array.from(values, (v) => v * scale) };
+  return { idx: Int32Array.from(idx), values: Float32Array.from(values, (v) => v * scale), novelty: norm > 0 ? 1 - known / norm : 1 };
 }
 
 /** FNV-1a over a text, one step per UTF-16 unit. */
@@ -468,7 +473,7 @@ export class LocalModel {
       }
       yield;
     }
-    this.calibration = fitCalibration(pairs, RISING);
+    this.calibration = fitCalibration(pairs, RISING, FALLING);
     this.calibratedAt = this.size;
     this.refitted = true;
   }
