@@ -32,7 +32,7 @@ export interface LinearOptions {
   skip: number;
 }
 
-export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, visits: 2_000, maxEpochs: 30, rate: 0.6, l2: 1e-4, skip: 1e-3 };
+export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, visits: 2_000, maxEpochs: 30, rate: 0.3, l2: 1e-4, skip: 1e-3 };
 
 export interface Scores {
   /** The most probable class. */
