@@ -53,11 +53,11 @@ const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
  * that many. (Conditions, not id lists: SQLite in a Durable Object binds at most 100
  * variables per statement.) Raw SQL: it runs at every feed page.
  */
-export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number })[] {
+export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number; engine: string })[] {
   const { sinceSeq, newest } = options;
-  const rows = db.all<LineFacts & { aId: number; category: string }>(sql`
+  const rows = db.all<LineFacts & { aId: number; category: string; engine: string }>(sql`
     SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
-      a.account_id AS accountId, d.category AS category
+      a.account_id AS accountId, d.category AS category, d.engine AS engine
     FROM a_lines a
     JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id)
     WHERE d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
@@ -68,7 +68,7 @@ export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number;
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
     ${newest === undefined ? sql`ORDER BY a.id` : sql`ORDER BY a.id DESC LIMIT ${newest}`}`);
   if (newest !== undefined) rows.reverse();
-  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category }));
+  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category, engine: r.engine }));
 }
 
 /** The keys of the feed's lines after `after` up to `upTo`, every line the feed delivered (a line never changes). */
@@ -241,7 +241,10 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
     console.error("the local model's evidence disagrees with the ledger; retraining:", error);
     return retrainAndKeep(db);
   }
-  if (fresh > 0) current.model.addAll(trainingExamples(db, { sinceSeq: current.throughSeq }));
+  if (fresh > 0) {
+    const learnt = trainingExamples(db, { sinceSeq: current.throughSeq });
+    current.model.addAll(learnt, learnt.every((e) => e.engine === "rule"));
+  }
   Object.assign(current, now);
   keep(db, current, current.model.takeChanges());
   return current;

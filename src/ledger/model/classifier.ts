@@ -10,8 +10,9 @@
  *   line (a code, a one-off word) is dropped. This is how the model learns which words of
  *   a bank's text carry the merchant: from the tenant's own feed, whatever its bank.
  *
- * What it derives (`Fit`, refitted from the evidence whenever a prediction finds the
- * examples changed, or the lines grown by a quarter):
+ * What it derives (`Fit`, refitted from the evidence when a prediction finds a person's
+ * label or a forgotten example since the last fit, the examples grown by a tenth by rules'
+ * decisions, or the lines grown by a quarter):
  * - a softmax regression (linear.ts) over the TF-IDF weighted features of the example keys;
  * - per word of the text (and word with the amount's band, word with the account), how
  *   many examples of each category have it: the "merchant's history".
@@ -70,6 +71,8 @@ const KEYS_HELD_OUT_WHOLE = 0.5;
 export const CALIBRATION_SAMPLE = 3_000;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
+/** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
+const RULES_GROWTH = 1.1;
 /** The lines may grow by this factor before the fit is refitted for them alone. */
 const LINES_GROWTH = 1.25;
 /** The merchant's history: this many of the line's most distinctive known words are read. */
@@ -301,6 +304,8 @@ export class LocalModel {
   private calibration: Calibration = UNCALIBRATED;
   private calibratedAt = 0;
   private refitted = false;
+  /** A person's label or a forgotten example since the fit: the next prediction refits. */
+  private mustRefit = false;
 
   /** A model learnt from these examples and these lines' keys. */
   static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
@@ -365,8 +370,8 @@ export class LocalModel {
    * of line keys its fit weighed features among. The same ledger gives the same version.
    */
   get version(): string {
-    const keys = this.fitIsStale() ? this.evidence.lines.size : this.fit!.keys;
-    return `lr1-${this.size}-${keys}-${(this.hash >>> 0).toString(16).padStart(8, "0")}`;
+    const fit = this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!;
+    return `lr1-${fit.size}-${fit.keys}-${(fit.hash >>> 0).toString(16).padStart(8, "0")}`;
   }
 
   /** Learns the keys of lines of the feed (labelled or not). */
@@ -378,11 +383,18 @@ export class LocalModel {
     this.addAll([example]);
   }
 
-  addAll(examples: readonly Example[]): void {
+  /**
+   * Learns examples. A person's label changes the next decision: the regression is refitted
+   * at the next prediction. Rules' decisions (`fromRules`) only add to what the model
+   * already knows of their lines, so the fit waits for them until they have grown the
+   * examples by a tenth (a day's sync need not refit a 100,000-line model for its rules).
+   */
+  addAll(examples: readonly Example[], fromRules = false): void {
     for (const example of examples) {
       this.evidence.learn(example, 1);
       this.hash = (this.hash + exampleHash(example)) >>> 0;
     }
+    if (examples.length > 0 && !fromRules) this.mustRefit = true;
   }
 
   /**
@@ -393,6 +405,7 @@ export class LocalModel {
     if (!this.evidence.holds(example)) throw new Error("forget: the model never learnt this example");
     this.evidence.learn(example, -1);
     this.hash = (this.hash - exampleHash(example)) >>> 0;
+    this.mustRefit = true;
   }
 
   predict(line: LineFacts): Prediction | null {
@@ -420,6 +433,7 @@ export class LocalModel {
   *refitInSteps(): Generator<void> {
     if (this.fitIsStale()) {
       this.fit = { model: Fit.of(this.evidence.examples, this.evidence.corpus()), size: this.size, hash: this.hash, keys: this.evidence.lines.size };
+      this.mustRefit = false;
       yield;
     }
     if (this.calibrationIsStale()) yield* this.recalibrate();
@@ -427,7 +441,11 @@ export class LocalModel {
 
   private fitIsStale(): boolean {
     const fit = this.fit;
-    return !fit || fit.size !== this.size || fit.hash !== this.hash || this.evidence.lines.size >= fit.keys * LINES_GROWTH;
+    if (!fit) return true;
+    const changed = fit.size !== this.size || fit.hash !== this.hash;
+    return (
+      (changed && (this.mustRefit || this.size <= SMALL || this.size >= fit.size * RULES_GROWTH)) || this.evidence.lines.size >= fit.keys * LINES_GROWTH
+    );
   }
 
   private calibrationIsStale(): boolean {

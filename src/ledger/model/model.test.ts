@@ -152,6 +152,26 @@ describe("LocalModel", () => {
     expect(LocalModel.train(taught([...history].reverse())).rows()).toEqual(LocalModel.train(taught(history)).rows());
   });
 
+  it("refits at the next prediction after a person's label or a forgotten example, and after rules' decisions once they have grown the examples by a tenth", () => {
+    const model = LocalModel.train(taught(history));
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    const fitted = model.version;
+    const rules = taught(book([{ text: (i) => `COMCAST PAYMENT ${990000 + i}`, category: "Utilities" }], 20));
+    model.addAll(rules.slice(0, 10), true);
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    expect(model.version).toBe(fitted); // 10 of 180: the fit waits
+    model.addAll(rules.slice(10), true);
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    expect(model.version).toMatch(/^lr1-200-/); // 20 of 180: refitted
+    const refitted = model.version;
+    model.addAll(taught(book([{ text: () => "CHEVRON 0092 OAKLAND CA", category: "Fuel" }], 1)));
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    expect(model.version).toMatch(/^lr1-201-/); // a person's label: refitted at once
+    model.forget(rules[0]!);
+    expect(model.version).toMatch(/^lr1-200-/);
+    expect(model.version).not.toBe(refitted);
+  });
+
   it("names a set of examples by the same version from one release to the next", () => {
     // Decisions record the version: its hash is a sum over the examples' (key, category).
     expect(LocalModel.train(taught(history)).version).toMatch(/^lr1-180-\d+-[0-9a-f]{8}$/);
