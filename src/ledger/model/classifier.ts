@@ -187,8 +187,12 @@ class Fit {
   /** What `measure` found per key: lines of the same key are measured once. */
   private readonly measured = new Map<string, { best: number; inputs: number[] }>();
 
-  /** Fits examples (key -> category -> lines), weighing features by their frequency among `keys` line keys. */
-  static of(examples: Iterable<[string, Map<string, number>]>, corpus: Corpus): Fit | null {
+  /**
+   * Fits examples (key -> category -> lines), weighing features by their frequency among the
+   * corpus's line keys; yields between parts of the work (every 1,000 keys read, and as the
+   * regression's fit does).
+   */
+  static *inSteps(examples: Iterable<[string, Map<string, number>]>, corpus: Corpus): Generator<void, Fit | null> {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
     const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
     if (categories.length < 2) return null; // one category leaves nothing to choose
@@ -199,6 +203,7 @@ class Fit {
     for (const [key, perCategory] of byKey) {
       const counts = new Float64Array(categories.length);
       for (const [category, lines] of perCategory) counts[classOf.get(category)!] = lines;
+      if (rows.length % 1_000 === 999) yield;
       const features = featuresOfKey(key);
       for (const feature of features) {
         if (!isIdentity(feature) && !feature.includes("@")) continue;
@@ -209,7 +214,7 @@ class Fit {
       const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }
-    const regression = SoftmaxRegression.fit(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
+    const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
     return new Fit(categories, vocabulary, regression, history, corpus);
   }
 
@@ -426,13 +431,15 @@ export class LocalModel {
   }
 
   /**
-   * `refitIfStale` one fit at a time (the regression, then each of the calibration's
-   * held-out fits), yielding between them so a caller can answer other calls meanwhile.
+   * `refitIfStale` in steps of some tens of milliseconds (through the regression's fit,
+   * then each of the calibration's held-out fits), yielding between them so a caller can
+   * answer other calls meanwhile.
    * Nothing may be learnt or forgotten until it is done.
    */
   *refitInSteps(): Generator<void> {
     if (this.fitIsStale()) {
-      this.fit = { model: Fit.of(this.evidence.examples, this.evidence.corpus()), size: this.size, hash: this.hash, keys: this.evidence.lines.size };
+      const model = yield* Fit.inSteps(this.evidence.examples, this.evidence.corpus());
+      this.fit = { model, size: this.size, hash: this.hash, keys: this.evidence.lines.size };
       this.mustRefit = false;
       yield;
     }
@@ -483,7 +490,7 @@ export class LocalModel {
         bump(perCategory, category, -1);
         if (perCategory.size === 0) rest.delete(key);
       }
-      const fit = Fit.of(rest, corpus);
+      const fit = yield* Fit.inSteps(rest, corpus);
       if (!fit) continue;
       for (const { key, category } of out) {
         const { best, inputs } = fit.measure(key);
