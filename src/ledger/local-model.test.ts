@@ -7,7 +7,7 @@ import { applyFeedPage } from "./feed";
 import { recordHumanJudgement } from "./judgements";
 import type { LedgerDb } from "./db";
 import { faceFor } from "./face";
-import { currentModel, learnInTurns, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { currentModel, learnInTurns, refitInTurns, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { appendRevision, createRule, fromInput, runRules } from "./rules";
 import { connectBank } from "./sync";
 import { undecidedLines } from "./undecided";
@@ -177,6 +177,25 @@ describe("the local model in the ledger", () => {
       expect(await learnInTurns(db, caughtUp, betweenTurns, 1_000)).toBeUndefined();
       expect(await learnInTurns(db, undefined, betweenTurns, 1_000)).toBeUndefined();
       expect(turns).toBe(15);
+    });
+  });
+
+  it("catches up and refits a standing model in turns where a person's label makes a refit due", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-refit-in-turns"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const before = bookWithAModel(db, 2_000);
+      before.model.refitIfStale();
+      const fitted = before.model.version;
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      let pauses = 0;
+      const after = (await refitInTurns(db, before, async () => pauses++))!;
+      expect(pauses).toBeGreaterThan(0);
+      // The label learnt and the regression refitted on it: the version names the new examples.
+      expect(after.model.version).not.toBe(fitted);
+      expect(after.model.version).toBe(trainFromLedger(db).model.version);
+      expect(after.model.predict({ description: "SHELL OIL #99999", merchantName: null, amountCents: -1_000, accountId: "acc" })!.category).toBe("Fuel");
+      expect(await refitInTurns(db, undefined, async () => pauses++)).toBeUndefined();
     });
   });
 

@@ -293,6 +293,23 @@ export async function learnInTurns(
   });
 }
 
+/**
+ * Where no learning afresh is due but the standing model would refit at the next page (a
+ * person's label since the last sync, the examples grown), catches it up and refits it in
+ * steps of some tens of milliseconds, with `pause()` between them, so the page's
+ * transaction need not hold the object for the fit. Returns the model caught up, or
+ * undefined where none stands in memory.
+ */
+export async function refitInTurns(db: LedgerDb, trained: TrainedModel | undefined, pause: Pause): Promise<TrainedModel | undefined> {
+  if (!trained) return undefined;
+  const current = currentModel(db, trained);
+  for (const _ of current.model.refitInSteps()) await pause();
+  db.transaction((tx) => {
+    keepCalibration(tx, current.model);
+  });
+  return current;
+}
+
 function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
   return { throughSeq, throughEvent, throughLine };
 }

@@ -293,13 +293,15 @@ export class TenantLedger extends DurableObject<Env> {
   /**
    * Before a sync's pages: where the model would learn afresh (after a whole-book
    * run-rules), it learns in turns with the object answering between them, so the pages'
-   * transactions only catch up what came after.
+   * transactions only catch up what came after; otherwise the standing model is caught up
+   * and refitted in turns where a refit is due (a person's labels since the last sync).
    */
   prepareModel(): Promise<void> {
+    const pause = () => scheduler.wait(0);
     this.learning ??= localModel
-      .learnInTurns(this.db, this.trained, () => scheduler.wait(0))
-      .then((learnt) => {
-        if (learnt) this.trained = learnt;
+      .learnInTurns(this.db, this.trained, pause)
+      .then(async (learnt) => {
+        this.trained = learnt ?? (await localModel.refitInTurns(this.db, this.trained, pause));
       })
       .finally(() => {
         this.learning = undefined;

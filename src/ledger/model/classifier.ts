@@ -126,6 +126,13 @@ class Evidence {
     }
   }
 
+  /** The examples, copied: what is learnt after changes nothing in the copy. */
+  copyOfExamples(): Map<string, Map<string, number>> {
+    const copy = new Map<string, Map<string, number>>();
+    for (const [key, perCategory] of this.examples) copy.set(key, new Map(perCategory));
+    return copy;
+  }
+
   /** The tenant's lines as a fit reads them, copied: lines seen after it change nothing the fit measures. */
   corpus(): Corpus {
     if (!this.frequencies) {
@@ -437,13 +444,25 @@ export class LocalModel {
    * Nothing may be learnt or forgotten until it is done.
    */
   *refitInSteps(): Generator<void> {
+    // Each fit reads a copy of the evidence taken first, and is kept only if nothing was
+    // learnt or forgotten meanwhile (a caller's pause may let another call teach the model).
+    const unchanged = (size: number, hash: number) => size === this.size && hash === this.hash;
     if (this.fitIsStale()) {
-      const model = yield* Fit.inSteps(this.evidence.examples, this.evidence.corpus());
-      this.fit = { model, size: this.size, hash: this.hash, keys: this.evidence.lines.size };
+      const [size, hash, keys] = [this.size, this.hash, this.evidence.lines.size];
+      const model = yield* Fit.inSteps(this.evidence.copyOfExamples(), this.evidence.corpus());
+      if (!unchanged(size, hash) || keys !== this.evidence.lines.size) return;
+      this.fit = { model, size, hash, keys };
       this.mustRefit = false;
       yield;
     }
-    if (this.calibrationIsStale()) yield* this.recalibrate();
+    if (this.calibrationIsStale()) {
+      const [size, hash] = [this.size, this.hash];
+      const calibration = yield* this.recalibrate();
+      if (!unchanged(size, hash)) return;
+      this.calibration = calibration;
+      this.calibratedAt = size;
+      this.refitted = true;
+    }
   }
 
   private fitIsStale(): boolean {
@@ -465,12 +484,13 @@ export class LocalModel {
    * lines), at most about CALIBRATION_SAMPLE of them; a fit without each fold measures that
    * fold's lines, and the calibration is fitted on what it measured and whether it was right.
    */
-  private *recalibrate(): Generator<void> {
+  private *recalibrate(): Generator<void, Calibration> {
     const corpus = this.evidence.corpus();
+    const examples = this.evidence.copyOfExamples();
     const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, this.size));
     const heldOut: { key: string; category: string; fold: number }[] = [];
     // In key order, so the same evidence gives the same pairs in the same order, whatever order it was learnt in.
-    for (const [key, perCategory] of [...this.evidence.examples].sort((a, b) => byText(a[0], b[0]))) {
+    for (const [key, perCategory] of [...examples].sort((a, b) => byText(a[0], b[0]))) {
       for (const [category, lines] of [...perCategory].sort((a, b) => byText(a[0], b[0]))) {
         for (let i = 0; i < lines; i++) {
           const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
@@ -484,7 +504,7 @@ export class LocalModel {
       const out = heldOut.filter((e) => e.fold === fold);
       if (out.length === 0) continue;
       const rest = new Map<string, Map<string, number>>();
-      for (const [key, perCategory] of this.evidence.examples) rest.set(key, new Map(perCategory));
+      for (const [key, perCategory] of examples) rest.set(key, new Map(perCategory));
       for (const { key, category } of out) {
         const perCategory = rest.get(key)!;
         bump(perCategory, category, -1);
@@ -498,8 +518,6 @@ export class LocalModel {
       }
       yield;
     }
-    this.calibration = fitCalibration(pairs, RISING, FALLING);
-    this.calibratedAt = this.size;
-    this.refitted = true;
+    return fitCalibration(pairs, RISING, FALLING);
   }
 }
