@@ -224,7 +224,8 @@ describe("the local model in the ledger", () => {
       const learnt = await learnInTurns(ledger.db, before, () => scheduler.wait(0), 100);
       happened.push(learnt ? "learnt" : "nothing learnt");
     });
-    // Sent while the object learns: answered between two turns, not after the last.
+    // Sent once the object has begun to learn: answered between two turns, not after the last.
+    while (happened.length === 0) await scheduler.wait(1);
     const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
     await Promise.all([learning, read]);
     expect(happened).toEqual(["began", "read", "learnt"]);
