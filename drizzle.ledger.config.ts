@@ -4,6 +4,6 @@ import { defineConfig } from "drizzle-kit";
 export default defineConfig({
   dialect: "sqlite",
   driver: "durable-sqlite",
-  schema: "./src/ledger/schema.ts",
+  schema: "./src/ledger/store/schema.ts",
   out: "./migrations/ledger",
 });

@@ -31,7 +31,7 @@ export default defineConfig(async () => {
           // request themselves, to prove a second delivery finds it over, need the real queue's
           // own delivery to come after theirs: here the queue waits a second, as it once did.
           // The other two settings restate wrangler.toml's consumer (keep them in step).
-          queueConsumers: { "sync-requests": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 } },
+          queueConsumers: { "ledger-jobs": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 } },
         },
       }),
     ],

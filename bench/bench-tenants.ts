@@ -129,16 +129,40 @@ export function benchClient(base: string) {
 
 export type BenchClient = ReturnType<typeof benchClient>;
 
-/** 200 rules of the three kinds: exact descriptions, stems as patterns, and the two signs. */
+/**
+ * 200 rules of the three kinds: exact descriptions, patterns and the two signs. The
+ * patterns are written as people write them: most a merchant's name (its punctuation
+ * escaped), the rest real expressions around it (words apart, an optional processor
+ * prefix, an optional store number, word edges, two merchants as alternatives, a city
+ * and state at the end), and two that name no text.
+ */
 export function benchRules(count: number, seed: number) {
   const lines = generateLines(5000, seed);
   const out: Record<string, string>[] = [];
   const stems = [...new Set(lines.map((l) => l.merchant.split(" ").slice(0, 2).join(" ")))];
-  for (const stem of stems) {
-    if (out.length >= count / 2) break;
-    const category = lines.find((l) => l.merchant.startsWith(stem))!.category;
-    out.push({ rule_key: `stem-${out.length}`, match_kind: "description_regex", match_value: stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), category });
-  }
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const categoryOf = (stem: string) => lines.find((l) => l.merchant.startsWith(stem))!.category;
+  const written = [
+    (stem: string) => stem.split(" ").map(escape).join(".*"),
+    (stem: string) => `^(SQ \\*|TST\\* |PAYPAL \\*|POS )?${escape(stem)}`,
+    (stem: string) => `${escape(stem)}( #\\d+)?`,
+    (stem: string) => `\\b${escape(stem)}\\b`,
+    (stem: string, next: string | undefined) => (next ? `(${escape(stem)}|${escape(next)})` : escape(stem)),
+    (stem: string) => `${escape(stem)}.* [A-Z]{2}$`,
+  ];
+  stems.forEach((stem, i) => {
+    if (out.length >= count / 2 - 2) return;
+    const category = categoryOf(stem);
+    // Six in ten as expressions; the alternative is the next merchant of the same category.
+    const next = stems.slice(i + 1).find((s) => categoryOf(s) === category);
+    const match_value = i % 10 < 6 ? written[i % 10]!(stem, next) : escape(stem);
+    out.push({ rule_key: `stem-${out.length}`, match_kind: "description_regex", match_value, category });
+  });
+  // Two that name no text, after the merchants (a lower priority): a check printed as its
+  // number alone, a line printed with its date first. The generator prints neither, so
+  // they decide nothing; they run on every line the rules before them leave.
+  out.push({ rule_key: "check-numbers", match_kind: "description_regex", match_value: "^\\d{4,}$", category: "Owner draw", priority: "500" });
+  out.push({ rule_key: "dated", match_kind: "description_regex", match_value: "^[0-9]{2}/[0-9]{2} [A-Z]", category: "Transfers", priority: "500" });
   for (const line of lines) {
     if (out.length >= count - 2) break;
     if (out.some((r) => r.match_value === line.description)) continue;

@@ -84,7 +84,7 @@ function summarise(profile: CpuProfile) {
   return { own: top(own), within: top(within) };
 }
 
-const service = await startLocalService({ log: join(tmpdir(), "ledger-profile-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: "500", ...UNLIMITED } });
+const service = await startLocalService({ instrumented: true, log: join(tmpdir(), "ledger-profile-server.log"), vars: { SANDBOX_BANK_PAGE_SIZE: "500", ...UNLIMITED } });
 try {
   const client = benchClient(service.baseUrl);
   const t = await client.sandboxTenant(`profile-${Date.now().toString(36)}`);

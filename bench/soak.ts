@@ -19,7 +19,7 @@ const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 12);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 const CATEGORIES = ["Meals", "Rent", "Software", "Supplies", "uncategorized"];
 
-const service = await startLocalService({ log: join(tmpdir(), "ledger-soak-server.log"), vars: UNLIMITED });
+const service = await startLocalService({ instrumented: true, log: join(tmpdir(), "ledger-soak-server.log"), vars: UNLIMITED });
 const base = service.baseUrl;
 const random = prng(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;

@@ -41,6 +41,11 @@ export interface StartOptions {
   log: string;
   /** `--var NAME:value` overrides for the Worker. */
   vars?: Record<string, string>;
+  /**
+   * Serve the instrumented Worker (bench/instrumented/worker.ts): the same service, whose
+   * objects also answer a read's in-object cost and the ledger's invariants.
+   */
+  instrumented?: boolean;
 }
 
 export async function startLocalService(options: StartOptions): Promise<LocalService> {
@@ -52,7 +57,9 @@ export async function startLocalService(options: StartOptions): Promise<LocalSer
   const state = mkdtempSync(join(tmpdir(), "ledger-local-"));
   const logFd = openSync(options.log, "w");
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const args = ["--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...vars];
+  const entry = options.instrumented ? [join(ROOT, "bench/instrumented/worker.ts")] : [];
+  // The entry first: scripts/start.mjs takes a first argument that is no flag as the entry.
+  const args = [...entry, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...vars];
   const child = spawn(process.execPath, [join(ROOT, "scripts/start.mjs"), ...args], {
     cwd: ROOT,
     detached: true,

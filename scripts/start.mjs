@@ -4,7 +4,10 @@
 // with the sandbox on and the client's address untrusted. No account and no network are needed.
 import { spawn, spawnSync } from "node:child_process";
 
-const passThrough = process.argv.slice(2);
+// A first argument that is not a flag is the Worker's entry in place of wrangler.toml's
+// `main` (the instrumented Worker, bench/instrumented/worker.ts); it goes right after `dev`,
+// since wrangler's `--var` would take it as one of its values.
+const [entry, passThrough] = process.argv[2] && !process.argv[2].startsWith("-") ? [[process.argv[2]], process.argv.slice(3)] : [[], process.argv.slice(2)];
 
 /** The flag and its value as the caller spelled it (`--x v` or `--x=v`), or nothing. */
 function flagOf(...names) {
@@ -28,7 +31,7 @@ const defaults = ["--test-scheduled", ...(given("--ip") ? [] : ["--ip", "127.0.0
 // Locally a client sets CF-Connecting-IP at will (wrangler dev passes its own through): the
 // address is not trusted unless the caller's own `--var TRUST_CF_CONNECTING_IP:on`, later, says so.
 const local = ["--var", "SANDBOX:on", "--var", "TRUST_CF_CONNECTING_IP:off"];
-const dev = spawn(...wrangler(["dev", ...defaults, ...local, ...passThrough], "inherit"));
+const dev = spawn(...wrangler(["dev", ...entry, ...defaults, ...local, ...passThrough], "inherit"));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 // A wrangler ended by a signal did not succeed: exit as a shell would (128 + signal number).
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };

@@ -52,7 +52,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     const allowed = allowedMethods(index, new URL(c.req.url).pathname);
     if (allowed.length > 0) {
       const detail = `${c.req.method} is not served here; use ${allowed.join(" or ")}.`;
-      return problemResponse(new ApiError(405, "method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
+      return problemResponse(new ApiError("method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
     }
     return problemResponse(ApiError.notFound(`Nothing is served at ${new URL(c.req.url).pathname}; see /api/v1.`).toProblem());
   });
@@ -63,15 +63,26 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
       if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
       return problemResponse(error.toProblem(), headers);
     }
-    if (error instanceof HTTPException) {
-      const code = error.status === 400 ? "malformed_request" : `http_${error.status}`;
-      return problemResponse(new ApiError(error.status, code, error.message || "The request was refused.").toProblem());
-    }
+    if (error instanceof HTTPException) return problemResponse(fromHono(error).toProblem());
     console.error(`unhandled fault on ${c.req.method} ${new URL(c.req.url).pathname}:`, error);
-    return problemResponse(new ApiError(500, "internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
+    return problemResponse(new ApiError("internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.").toProblem());
   });
 
   return app;
+}
+
+/**
+ * A refusal raised by one of Hono's own parts, in the code our own check for the same
+ * thing uses: its JSON validator's 400 is a body that does not parse, its media type
+ * gate's 415 a body that is not JSON. requireJsonBody refuses both first, so these are a
+ * second line; no other part of Hono's that the app uses refuses a request, so any other
+ * status is a fault of ours.
+ */
+function fromHono(error: HTTPException): ApiError {
+  if (error.status === 400) return new ApiError("malformed_json", "The body is not valid JSON.");
+  if (error.status === 415) return new ApiError("unsupported_media_type", "Send the body as application/json.");
+  console.error(`a refusal of Hono's own with status ${error.status}:`, error);
+  return new ApiError("internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.");
 }
 
 /** The methods the index serves at a concrete path (empty when the path is unknown). */

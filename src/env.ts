@@ -15,8 +15,8 @@ declare global {
       RATE_LIMITS: string;
       /** `on` where Cloudflare's edge sets `CF-Connecting-IP` (the deployed Worker); elsewhere a client sets it at will. */
       TRUST_CF_CONNECTING_IP: string;
-      /** Sync requests and export pushes (one queue, one consumer). */
-      SYNC_QUEUE: Queue<QueueMessage>;
+      /** The job queue: sync requests, export pushes and the daily run's parts (one queue, one consumer). */
+      JOB_QUEUE: Queue<import("./jobs/job").Job>;
       /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;
@@ -26,7 +26,7 @@ declare global {
       /** Deployment switches, `on` by default; off, the read or verb answers 404. */
       TAXONOMY_READ: string;
       CATEGORY_VERBS: string;
-      WHY_READ: string;
+      EXPLANATION_READ: string;
       /** The local model's confidence floor (0..1): at or above it the model decides a line. */
       DUH_BAND_FLOOR: string;
       /** The tail: a chat-completions API. Unset base URL, model or key = no tail calls. */
@@ -55,40 +55,6 @@ declare global {
 
 /** The Worker's environment; declared on `Cloudflare.Env` so `cloudflare:workers` and tests see it too. */
 export type Env = Cloudflare.Env;
-
-/** A queued request that the watcher pull a tenant's bank feed (messages from before `kind` existed have none). */
-export interface SyncMessage {
-  kind?: "sync";
-  tenant: string;
-  requestId: number;
-}
-
-/** A queued resync op: push an export to its spreadsheet destination. */
-export interface PushMessage {
-  kind: "push";
-  tenant: string;
-  exportId: number;
-}
-
-/**
- * The daily cron's fan-out: names the next tenants, after `after` in id order, whose day
- * is to run (each gets a `DailyMessage`), then queues the page after them.
- */
-export interface DailyFanOutMessage {
-  kind: "daily-fan-out";
-  /** The cron's scheduled time (ISO), which every message of that run carries. */
-  scheduledAt: string;
-  after: string | null;
-}
-
-/** One tenant's part of a daily run: its parity verdict and its tail batch. */
-export interface DailyMessage {
-  kind: "daily";
-  tenant: string;
-  scheduledAt: string;
-}
-
-export type QueueMessage = SyncMessage | PushMessage | DailyFanOutMessage | DailyMessage;
 
 /** A deployment switch: anything but `off` is on (they default to on). */
 export function switchOn(value: string | undefined): boolean {

@@ -4,6 +4,8 @@
  * 500 that names no internals.
  */
 import type { ZodError } from "zod";
+import { ERROR_CATALOG, type ErrorCode } from "./error-catalog";
+import type { Outcome } from "./ledger/outcome";
 
 export interface FieldError {
   /** Where the value was: `body.rules.3.category`, `query.per_page`, `path.side`. */
@@ -25,25 +27,14 @@ export interface Problem {
   created?: unknown[];
 }
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
 
 export class ApiError extends Error {
+  /** The status the catalog gives the code. */
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    /** A stable machine word, e.g. `not_found`, `read_only_token`, `nothing_connected`. */
-    readonly code: string,
+    /** A stable machine word from the catalog, e.g. `not_found`, `read_only_token`, `nothing_connected`. */
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     /** Extra problem members (the bulk verbs' `row` and `created`). */
@@ -51,6 +42,7 @@ export class ApiError extends Error {
   ) {
     super(detail);
     this.name = "ApiError";
+    this.status = ERROR_CATALOG[code].status;
   }
 
   /** Seconds until a refused caller may try again (a 429's `Retry-After`). */
@@ -58,14 +50,14 @@ export class ApiError extends Error {
 
   /** Too many failed sign-ins or grant confirmations from this client lately. */
   static tooManyAttempts(detail: string, retryAfterSeconds: number): ApiError {
-    const error = new ApiError(429, "too_many_requests", detail);
+    const error = new ApiError("too_many_requests", detail);
     error.retryAfterSeconds = retryAfterSeconds;
     return error;
   }
 
   /** Over the general rate limit of a credential or a client address. */
   static rateLimited(detail: string, retryAfterSeconds: number): ApiError {
-    const error = new ApiError(429, "rate_limited", detail);
+    const error = new ApiError("rate_limited", detail);
     error.retryAfterSeconds = retryAfterSeconds;
     return error;
   }
@@ -73,7 +65,7 @@ export class ApiError extends Error {
   toProblem(): Problem {
     return {
       type: `urn:ledger:problem:${this.code}`,
-      title: TITLES[this.status] ?? "Error",
+      title: ERROR_CATALOG[this.code].title,
       status: this.status,
       detail: this.detail,
       code: this.code,
@@ -87,15 +79,26 @@ export class ApiError extends Error {
     const errors = error.issues.map((issue) => ({
       field: [where, ...issue.path.map(String)].join("."),
       message: issue.message,
-      code: issue.code,
+      // Our own checks name their kind (`control_character`, `not_an_integer`, ...) instead of zod's `custom`.
+      code: issue.code === "custom" && typeof issue.params?.code === "string" ? issue.params.code : issue.code,
     }));
+    return ApiError.invalid(errors);
+  }
+
+  /** A request whose fields are refused (`invalid_request`): `errors` names every one. */
+  static invalid(errors: FieldError[]): ApiError {
     const fields = errors.map((e) => e.field).join(", ");
-    return new ApiError(400, "invalid_request", `The request is not valid: ${fields}.`, errors);
+    return new ApiError("invalid_request", `The request is not valid: ${fields}.`, errors);
+  }
+
+  /** A body that repeats path parameters with other values: a field refusal like any other, naming each. */
+  static pathBodyMismatch(fields: string[]): ApiError {
+    return ApiError.invalid(fields.map((field) => ({ field: `body.${field}`, message: `must equal the path's ${field}; send the path's value or leave it out`, code: "path_body_mismatch" })));
   }
 
   /** The ledger refused a write; its words are relayed verbatim. */
   static ledgerRefusal(words: string): ApiError {
-    return new ApiError(409, "ledger_refusal", words);
+    return new ApiError("ledger_refusal", words);
   }
 
   /**
@@ -103,11 +106,11 @@ export class ApiError extends Error {
    * verbatim, `row` the refused row's index, `created` the rows that landed before it.
    */
   static bulkRefusal(row: number, words: string, created: unknown[]): ApiError {
-    return new ApiError(409, "ledger_refusal", words, undefined, { row, created });
+    return new ApiError("ledger_refusal", words, undefined, { row, created });
   }
 
   static notFound(detail: string): ApiError {
-    return new ApiError(404, "not_found", detail);
+    return new ApiError("not_found", detail);
   }
 }
 
@@ -116,4 +119,13 @@ export function problemResponse(problem: Problem, headers: Record<string, string
     status: problem.status,
     headers: { "content-type": "application/problem+json", ...headers },
   });
+}
+
+/** The value of a ledger call, or its refusal as the problem the client gets: 404 for what the tenant does not hold, 409 in the ledger's words. */
+export function settle<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  const { refusal } = outcome;
+  if (refusal.kind === "not_found") throw ApiError.notFound(refusal.words);
+  if (refusal.row !== undefined) throw ApiError.bulkRefusal(refusal.row, refusal.words, refusal.created ?? []);
+  throw ApiError.ledgerRefusal(refusal.words);
 }

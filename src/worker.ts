@@ -1,8 +1,9 @@
-/** The Worker: the app for requests, the queue consumer (sync requests, export pushes, the daily run's parts), the daily cron. */
+/** The Worker: the app for requests, the job queue's consumer (sync requests, export pushes, the daily run's parts), the daily cron. */
 import { createApp } from "./app";
 import { startDailyRun } from "./cron/daily";
-import type { Env, QueueMessage } from "./env";
-import { handleQueueBatch } from "./queue-consumer";
+import type { Env } from "./env";
+import { handleQueueBatch } from "./jobs/consumer";
+import type { Job } from "./jobs/job";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
 export { AttemptLimiter } from "./limits/attempt-limiter";
@@ -16,8 +17,8 @@ export default {
     await handleQueueBatch(batch, env);
   },
 
-  /** The daily run: each tenant's parity verdict and tail batch go out through the queue (./cron/daily). */
+  /** The daily run: each tenant's parity verdict and tail batch go out through the job queue (./cron/daily). */
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(startDailyRun(env, new Date(controller.scheduledTime)));
   },
-} satisfies ExportedHandler<Env, QueueMessage>;
+} satisfies ExportedHandler<Env, Job>;

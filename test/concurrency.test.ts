@@ -8,8 +8,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { asc } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { relationCDrift } from "../src/ledger/relation-c";
-import { decisions, ruleRevisions } from "../src/ledger/schema";
+import { relationCDrift } from "./support/relation-c-drift";
+import { decisions, ruleRevisions } from "../src/ledger/store/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
 

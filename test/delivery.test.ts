@@ -2,12 +2,13 @@
  * At-least-once delivery: the same message twice, or a watcher that fails half-way and is
  * retried, ends with the same ledger as one clean run.
  */
+import { settle } from "../src/errors";
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/worker";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider } from "../src/providers/bank/types";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /**
@@ -17,7 +18,7 @@ import { api, CHECKING, createTenant, deliver, rw, txn, type SandboxTenant } fro
  */
 async function recordRequest(t: SandboxTenant): Promise<number> {
   const ledger = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
-  const request = await ledger.requestSync(t.tenant, `human:${t.tenant}`);
+  const request = settle(await ledger.requestSync(t.tenant, `human:${t.tenant}`));
   if (request.state === "nothing-connected") throw new Error("a sandbox tenant has a bank");
   return request.requestId;
 }
@@ -27,7 +28,7 @@ async function runsOf(t: SandboxTenant, requestId: number): Promise<any[]> {
 }
 
 async function deliverBatch(messages: { id: string; body: unknown; attempts: number }[]) {
-  const batch = createMessageBatch("sync-requests", messages.map((m) => ({ ...m, timestamp: new Date() })));
+  const batch = createMessageBatch("ledger-jobs", messages.map((m) => ({ ...m, timestamp: new Date() })));
   const ctx = createExecutionContext();
   await worker.queue(batch as MessageBatch<any>, env, ctx);
   return getQueueResult(batch, ctx);
@@ -40,7 +41,7 @@ describe("at-least-once delivery", () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: tenLines });
     const requestId = await recordRequest(t);
-    const message = { tenant: t.tenant, requestId: requestId };
+    const message = { kind: "sync", tenant: t.tenant, requestId };
 
     const both = await deliverBatch([
       { id: "m1", body: message, attempts: 1 },
@@ -71,7 +72,7 @@ describe("at-least-once delivery", () => {
         return bank.syncPage(cursor);
       },
     };
-    const message = { tenant: t.tenant, requestId: requestId };
+    const message = { kind: "sync", tenant: t.tenant, requestId };
     await expect(runSyncRequest(env, message, 1, flaky)).rejects.toThrow("connection reset");
     // The real queue may also deliver the request; whichever runs first, the second finds it over.
     await runSyncRequest(env, message, 2, flaky);

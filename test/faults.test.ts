@@ -11,11 +11,12 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SandboxBank } from "../src/providers/bank/sandbox";
 import { BankProviderError, type BankProvider, type FeedPage } from "../src/providers/bank/types";
-import { currentCursor } from "../src/ledger/feed";
-import { SYNC_MAX_DELIVERIES } from "../src/ledger/sync";
+import { currentCursor } from "../src/ledger/feed/feed-pages";
+import { JOB_MAX_DELIVERIES } from "../src/jobs/job";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, rw, session, txn, type SandboxTenant } from "./fixtures/sandbox";
+import { valueOf } from "../src/ledger/outcome";
 
 const PAGE_SIZE = 3;
 
@@ -44,7 +45,7 @@ async function evict(t: SandboxTenant): Promise<void> {
 }
 
 async function recordRequest(t: SandboxTenant): Promise<number> {
-  const request = await ledgerStub(t).requestSync(t.tenant, `human:${t.tenant}`);
+  const request = valueOf(await ledgerStub(t).requestSync(t.tenant, `human:${t.tenant}`));
   if (request.state === "nothing-connected") throw new Error("a sandbox tenant has a bank");
   return request.requestId;
 }
@@ -218,7 +219,7 @@ describe("a run that stops part way", () => {
       return { ...page, added: [{ ...page.added[0]!, transaction_id: null as unknown as string }] };
     });
     // The queue's last delivery: the run is recorded as failed and final instead of thrown for another.
-    await runSyncRequest(env, { tenant: t.tenant, requestId }, SYNC_MAX_DELIVERIES, malformed, null);
+    await runSyncRequest(env, { tenant: t.tenant, requestId }, JOB_MAX_DELIVERIES, malformed, null);
     expect(await runOf(t, requestId)).toMatchObject({ status: "failed", final: true, pages: 3 });
     expect(await landedCursor(t)).toBe(cursorOfBadPage);
     expect((await books(t)).summary.lines).toBeGreaterThan(0);

@@ -3,20 +3,21 @@
  * decides what it is sure of, then the tail is asked about the rest; every call is metered
  * and, at or over the cap, the tail waits for the daily batch.
  */
+import { settle } from "../src/errors";
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { runTenantDay } from "../src/cron/daily";
 import { setCapOverride } from "../src/index-db/meter";
 import type { TailLine, TailResult } from "../src/providers/model/chat-completions";
-import type { TailClient } from "../src/sync/tail";
-import { runSyncRequest } from "../src/sync/watcher";
+import type { TailClient } from "../src/tail/ask-tail";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, rw, type SandboxTenant, txn } from "./fixtures/sandbox";
 
 const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
 
 /** Syncs through the watcher with the given tail (never the real queue's, which has none configured). */
 async function syncWith(t: SandboxTenant, tail: TailClient | null): Promise<void> {
-  const request = await ledgerOf(t).requestSync(t.tenant, `human:${t.tenant}`);
+  const request = settle(await ledgerOf(t).requestSync(t.tenant, `human:${t.tenant}`));
   if (request.state !== "recorded") throw new Error(`expected a new request, got ${request.state}`);
   await runSyncRequest(env, { tenant: t.tenant, requestId: request.requestId }, 1, undefined, tail);
 }
@@ -49,7 +50,7 @@ const MERCHANTS = [
 async function tenantWithHistory(): Promise<SandboxTenant> {
   const t = await createTenant();
   const history = MERCHANTS.flatMap((m, i) =>
-    Array.from({ length: 12 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: m.amount + n, date: "2026-10-0" + (1 + (n % 9)) })),
+    Array.from({ length: 12 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
   );
   await deliver(t.tenant, { accounts: [CHECKING], added: history });
   await syncWith(t, null);
@@ -100,9 +101,9 @@ describe("the local model", () => {
 
   it("keeps its state across a restart of the tenant's object", async () => {
     const t = await tenantWithHistory();
-    const before = await ledgerOf(t).modelVersion();
+    const before = settle(await ledgerOf(t).modelVersion());
     await abortAllDurableObjects();
-    const after = await ledgerOf(t).modelVersion();
+    const after = settle(await ledgerOf(t).modelVersion());
     expect(after).toEqual(before);
     expect(after.examples).toBe(48);
   });

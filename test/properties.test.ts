@@ -13,20 +13,22 @@
  *   a retrain from the ledger gives.
  * Seeded and reproducible: fast-check prints the seed and the shrunk history on failure.
  */
+import { settle } from "../src/errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { listRows } from "../src/ledger/books";
-import { explainLine } from "../src/ledger/explain";
+import { listRows } from "../src/ledger/books/reads";
+import { explanationOf } from "../src/ledger/books/explanation";
 import { faceFor } from "../src/ledger/face";
-import { latestDecision } from "../src/ledger/judgements";
-import { currentModel, trainFromLedger, type TrainedModel } from "../src/ledger/local-model";
+import { latestDecision } from "../src/ledger/books/judgements";
 import { LocalModel } from "../src/ledger/model/classifier";
-import { relationCDrift } from "../src/ledger/relation-c";
-import { APPEND_ONLY_TABLES, decisions } from "../src/ledger/schema";
+import { currentModel, trainFromLedger, type TrainedModel } from "../src/ledger/model/local-model";
+import { relationCDrift } from "./support/relation-c-drift";
+import { APPEND_ONLY_TABLES, decisions } from "../src/ledger/store/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import type { FeedPage } from "../src/providers/bank/types";
+import { valueOf } from "../src/ledger/outcome";
 
 /** Fixed so a failure reproduces; `PROPERTY_SEED=n npm test` explores another history set. */
 const SEED = Number(env.PROPERTY_SEED);
@@ -80,7 +82,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** Plays one history against a fresh tenant ledger, checking the invariants after each step. */
 async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
   const db = ledger.db;
-  const connection = ledger.connectBank("sandbox", "");
+  const connection = valueOf(ledger.connectBank("sandbox", ""));
   const delivered: { id: string; word: string; amount: number; pending: boolean }[] = [];
   let cursor = 0;
   const page = (changes: Partial<FeedPage>): void => {
@@ -154,7 +156,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
         ledger.moveRuleToEnd(s.key, ACTOR);
         break;
       case "run":
-        await ledger.runRules(face);
+        settle(await ledger.runRules(face));
         break;
       case "categorize":
       case "label": {
@@ -165,7 +167,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
         break;
       }
       case "adjudicate": {
-        const exception = nth(ledger.listExceptions(face, 1, 100).exceptions, s.pick);
+        const exception = nth(valueOf(ledger.listExceptions(face, 1, 100)).exceptions, s.pick);
         if (exception) {
           ledger.adjudicate(face, exception.a_id, { rule_key: s.key, match_kind: "description_exact", match_value: exception.description, category: "Supplies" }, ACTOR);
         }
@@ -183,7 +185,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
     // lines in books or pending, as derived from the facts, in list order.
     const queue = db.all<{ id: number }>(sql`SELECT src_id AS id FROM c_rows_derived
       WHERE side = 'A' AND category IS NULL AND state IN ('in books', 'pending') ORDER BY posted_on DESC, src_id DESC`);
-    expect(ledger.listExceptions(face, 1, 1000).exceptions.map((e) => e.a_id)).toEqual(queue.map((r) => r.id));
+    expect(valueOf(ledger.listExceptions(face, 1, 1000)).exceptions.map((e) => e.a_id)).toEqual(queue.map((r) => r.id));
     // The model kept by forgetting and learning what changed is the model a retrain gives;
     // so is the one an object starting again restores from the evidence kept in the ledger at
     // the end of an earlier step, caught up from its marks: the same evidence (and examples'
@@ -207,7 +209,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
       // The served category is the latest decision fact.
       expect(row.category).toBe(latestDecision(db, row.src_id)?.category ?? "uncategorised");
       // Every categorised line is cited; every uncategorised line without a fact reports a defect.
-      const why = explainLine(db, face, "A", row.src_id)!;
+      const why = valueOf(explanationOf(db, face, "A", row.src_id));
       if (row.category !== "uncategorised") {
         expect(why.citations.length, `A:${row.src_id} has no citation`).toBeGreaterThan(0);
         expect(why.defect).toBe("");
@@ -218,8 +220,8 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
     }
   }
   // A second run after the history decides nothing.
-  await ledger.runRules(face);
-  expect(await ledger.runRules(face)).toBe(0);
+  settle(await ledger.runRules(face));
+  expect(settle(await ledger.runRules(face))).toBe(0);
 }
 
 describe("categorisation invariants over random histories", () => {

@@ -8,7 +8,7 @@
  * `requestSync` RPC behind it) also sends a queue message, whose real consumer would run
  * the same request with the connection's own bank; whichever of it and this test ran
  * first would decide the outcome. So the request is recorded on the ledger with the
- * domain function the RPC calls (`requestSync` in src/ledger/sync.ts), inside the Durable
+ * domain function the RPC calls (`requestSync` in src/ledger/feed/sync-requests.ts), inside the Durable
  * Object via `runInDurableObject`: no message is sent, and only this test runs it.
  * `sync-now` then answers `already-pending` with that very request id (and, pending,
  * queues nothing), which checks that the request is the tenant's real pending one.
@@ -16,11 +16,12 @@
  * the fake's access token, so the plan the watcher reads (connection, cursor) is the
  * aggregator connection's own.
  */
+import { settle } from "../src/errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { requestSync } from "../src/ledger/sync";
+import { requestSync } from "../src/ledger/feed/sync-requests";
 import { BankProviderError } from "../src/providers/bank/types";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { ACCESS_TOKEN, aggregatorError, FakeAggregator, mutationDuringPagination } from "./fixtures/fake-aggregator";
 import { api, CHECKING, createTenant, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -59,7 +60,7 @@ function ledgerOf(t: SandboxTenant) {
 async function tenantWithRequest(accessToken = ACCESS_TOKEN): Promise<{ t: SandboxTenant; message: { tenant: string; requestId: number } }> {
   const t = await createTenant({ bank: false });
   const ledger = ledgerOf(t);
-  await ledger.connectBank("aggregator", accessToken);
+  settle(await ledger.connectBank("aggregator", accessToken));
   const outcome = await runInDurableObject(ledger, (instance) => requestSync(instance.db, `human:${t.tenant}`, new Date()));
   if (outcome.state !== "recorded") throw new Error(`no request recorded: ${outcome.state}`);
   const syncNow = await api(rw(t), "/api/v1/sync-now", { method: "POST" });
@@ -108,6 +109,21 @@ describe("the watcher through the aggregator adapter", () => {
     await runSyncRequest(env, message, 2, fake.bank());
     expect(fake.cursors).toHaveLength(3);
     expect(await runsOf(t, message.requestId)).toHaveLength(1);
+  });
+
+  it("takes a bank's fraction of a cent and its control characters without stopping the feed: cents rounded, text as received, the record verbatim", async () => {
+    // Deliberate: the sandbox bank refuses 12.346 (our own input), but a real bank's page
+    // cannot be sent back, and refusing it would stop the tenant's feed for good.
+    const { t, message } = await tenantWithRequest();
+    const fake = new FakeAggregator();
+    fake.accounts.push(CHECKING);
+    fake.add("added", txn("p1", { amount: 12.346, name: "PAYROLL\u0000FEE\u009b" }), txn("p2", { amount: -0.004, name: "INTEREST" }));
+    await runSyncRequest(env, message, 1, fake.bank());
+    expect((await runsOf(t, message.requestId))[0]).toMatchObject({ status: "ok", added: 2 });
+    const fee = await api(rw(t), "/api/v1/transactions/A/1");
+    expect(fee.body.row).toMatchObject({ amount_cents: -1235, description: "PAYROLL\u0000FEE\u009b" });
+    expect(fee.body.raw).toMatchObject({ amount: 12.346, name: "PAYROLL\u0000FEE\u009b" });
+    expect((await api(rw(t), "/api/v1/transactions/A/2")).body.row.amount_cents).toBe(0);
   });
 
   it("starts the next request from the cursor the ledger applied last", async () => {

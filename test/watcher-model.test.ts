@@ -6,15 +6,18 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { applyFeedPage } from "../src/ledger/feed";
-import { recordHumanJudgement } from "../src/ledger/judgements";
-import { currentModel, trainFromLedger } from "../src/ledger/local-model";
-import { appendRevision, fromInput, runRules } from "../src/ledger/rules";
-import { connectedBank } from "../src/ledger/sync";
+import { applyFeedPage } from "../src/ledger/feed/feed-pages";
+import { recordHumanJudgement } from "../src/ledger/books/judgements";
+import { currentModel, trainFromLedger } from "../src/ledger/model/local-model";
+import { appendRevision } from "../src/ledger/rules/rulebook";
+import { fromInput } from "../src/ledger/rules/rule";
+import { runRules } from "../src/ledger/rules/run-rules";
+import { connectedBank } from "../src/ledger/feed/sync-requests";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
 import type { BankProvider, FeedPage } from "../src/providers/bank/types";
-import { runSyncRequest } from "../src/sync/watcher";
+import { runSyncRequest } from "../src/watcher/watcher";
 import { createTenant, eventually } from "./fixtures/sandbox";
+import { valueOf } from "../src/ledger/outcome";
 
 const AT = "2026-11-22T12:00:00.000Z";
 // Half of them decided by run_rules: 5,000 lines, where learning afresh begins to pay (local-model.ts).
@@ -55,7 +58,7 @@ it("has the object learn the model before the first page after a whole-book run_
       return { cursorBefore: cursor, nextCursor: `${cursor}+`, hasMore: false, accounts: [], added: [], modified: [], removed: [] };
     },
   };
-  const request = await stub.requestSync(t.tenant, `human:${t.tenant}`);
+  const request = valueOf(await stub.requestSync(t.tenant, `human:${t.tenant}`));
   if (request.state !== "recorded") throw new Error(`expected a new request, got ${request.state}`);
   await runSyncRequest(env, { tenant: t.tenant, requestId: request.requestId }, 1, bank, null);
 

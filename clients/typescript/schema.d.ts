@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * Explain a line's category
-         * @description Why a line has its category: `engine` names what decided it (its latest decision), `citations` carry the evidence (the rule and its revision, the human and when, carried over from a superseded line or not, the model and its confidence, the duh band, the external model, and the pocket for a category under `draw`), and `sentence` is one templated sentence made only from the citations. With nothing to cite, `sentence` is empty and `defect` reports the gap. A side-B row is explained by its A twin's decision. 404 `not_found` for a line the tenant does not hold on this face; 404 `why_disabled` when the deployment does not enable this read.
+         * @description Why a line has its category: `engine` names what decided it (its latest decision), `citations` carry the evidence (the rule and its revision, the human and when, carried over from a superseded line or not, the model and its confidence, the duh band, the external model, and the pocket for a category under `draw`), and `sentence` is one templated sentence made only from the citations. With nothing to cite, `sentence` is empty and `defect` reports the gap. A side-B row is explained by its A twin's decision. 404 `not_found` for a line the tenant does not hold on this face; 404 `explanation_read_disabled` when the deployment does not enable this read.
          */
         get: operations["explain_transaction"];
         put?: never;
@@ -792,8 +792,8 @@ export interface components {
              */
             type: string;
             /**
-             * @description The HTTP status in words.
-             * @example Not Found
+             * @description The kind of problem in words (one per `code`).
+             * @example Not found
              */
             title: string;
             /**
@@ -1203,7 +1203,7 @@ export interface components {
              */
             revision: number;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
@@ -1234,6 +1234,11 @@ export interface components {
              */
             born_from_a_id: number | null;
             /**
+             * @description Null for a rule that can decide. Otherwise why this rule decides nothing though it is live: its pattern was accepted under the earlier JavaScript syntax and RE2 cannot read it (a lookahead, a backreference). Revise it with create_rule under the same key, or retire it.
+             * @example null
+             */
+            pattern_problem: string | null;
+            /**
              * @description When this revision was appended.
              * @example 2026-11-22T15:04:05.000Z
              */
@@ -1254,13 +1259,13 @@ export interface components {
              */
             rule_key: string;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
             match_kind: "description_exact" | "description_regex" | "amount_sign";
             /**
-             * @description What to match, read by `match_kind`.
+             * @description What to match, read by `match_kind`. For `description_regex`, a pattern in RE2 syntax (at most 200 characters), matched anywhere in the description's first 1,000 characters, case-insensitively (Unicode simple case folding), in time linear in the text: literal text (escape `\ . * + ? ( ) [ ] { } | ^ $` with a backslash, or quote a stretch as `\Q...\E`), `.` (any character but a newline), classes (`[A-Z0-9]`, `[^,]`, `[[:digit:]]`, `\d`, `\w`, `\s`, `\pL`, `\p{Greek}`), anchors (`^`, `$`, `\A`, `\z`, `\b`, `\B`), groups (`(...)`, `(?:...)`, `(?P<name>...)`, `(?<name>...)`), alternation (`|`), repetition (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, counts up to 1,000, each lazy with a `?` after it), code points (`\x41`, `\x{20AC}`) and flags (`(?i)`, `(?-i:...)`, `(?s)`, `(?m)`, `(?U)`). RE2 has no backreferences (`\1`, `\k<name>`), lookahead (`(?=`, `(?!`), lookbehind (`(?<=`, `(?<!`), possessive quantifiers or atomic groups (`a++`, `(?>...)`), nor `\u` escapes: such a pattern, or a malformed one, is a 400 on `match_value` naming the construct. Examples: `GUSTO.*PAYROLL`, `^SQ \*`, `AMZN MKTP US\*\w+`, `(UBER|LYFT) (TRIP|RIDE)`, `CHECK #?\d{4}`. The full reference: `/docs/patterns` on this service.
              * @example ^(SQ \*)?BLUE BOTTLE
              */
             match_value: string;
@@ -1338,13 +1343,13 @@ export interface components {
              */
             rule_key: string;
             /**
-             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: a JavaScript pattern tested case-insensitively (malformed or catastrophically backtracking patterns are refused); `amount_sign`: `in` (money in) or `out` (money out).
+             * @description `description_exact`: the whole description, case-insensitive, trimmed, inner spaces folded; `description_regex`: an RE2 pattern found anywhere in the description, case-insensitively (see `match_value`); `amount_sign`: `in` (money in) or `out` (money out).
              * @example description_regex
              * @enum {string}
              */
             match_kind: "description_exact" | "description_regex" | "amount_sign";
             /**
-             * @description What to match, read by `match_kind`.
+             * @description What to match, read by `match_kind`. For `description_regex`, a pattern in RE2 syntax (at most 200 characters), matched anywhere in the description's first 1,000 characters, case-insensitively (Unicode simple case folding), in time linear in the text: literal text (escape `\ . * + ? ( ) [ ] { } | ^ $` with a backslash, or quote a stretch as `\Q...\E`), `.` (any character but a newline), classes (`[A-Z0-9]`, `[^,]`, `[[:digit:]]`, `\d`, `\w`, `\s`, `\pL`, `\p{Greek}`), anchors (`^`, `$`, `\A`, `\z`, `\b`, `\B`), groups (`(...)`, `(?:...)`, `(?P<name>...)`, `(?<name>...)`), alternation (`|`), repetition (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, counts up to 1,000, each lazy with a `?` after it), code points (`\x41`, `\x{20AC}`) and flags (`(?i)`, `(?-i:...)`, `(?s)`, `(?m)`, `(?U)`). RE2 has no backreferences (`\1`, `\k<name>`), lookahead (`(?=`, `(?!`), lookbehind (`(?<=`, `(?<!`), possessive quantifiers or atomic groups (`a++`, `(?>...)`), nor `\u` escapes: such a pattern, or a malformed one, is a 400 on `match_value` naming the construct. Examples: `GUSTO.*PAYROLL`, `^SQ \*`, `AMZN MKTP US\*\w+`, `(UBER|LYFT) (TRIP|RIDE)`, `CHECK #?\d{4}`. The full reference: `/docs/patterns` on this service.
              * @example ^(SQ \*)?BLUE BOTTLE
              */
             match_value: string;
@@ -2441,25 +2446,37 @@ export interface operations {
                     "application/json": components["schemas"]["BooksSummary"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2467,16 +2484,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2512,34 +2541,52 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2547,16 +2594,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2584,43 +2643,67 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDetail"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line on this face. */
+            /** @description `not_found`: The tenant holds no such line on this face. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2628,16 +2711,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2660,25 +2755,37 @@ export interface operations {
                     "application/json": components["schemas"]["Accounts"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2686,16 +2793,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2721,34 +2840,52 @@ export interface operations {
                     "application/json": components["schemas"]["SyncHistory"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2756,16 +2893,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2791,34 +2940,52 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2826,16 +2993,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2858,25 +3037,37 @@ export interface operations {
                     "application/json": components["schemas"]["Visibility"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2884,16 +3075,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -2916,52 +3119,97 @@ export interface operations {
                     "application/json": components["schemas"]["SyncRequest"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No bank is connected. */
+            /** @description `nothing_connected`: No bank is connected. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "nothing_connected";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2969,16 +3217,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3022,70 +3282,112 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The ledger refuses judgements on side B. */
+            /** @description `ledger_refusal`: The ledger refuses judgements on side B. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3093,16 +3395,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3156,70 +3470,112 @@ export interface operations {
                     "application/json": components["schemas"]["Judgement"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The ledger refuses judgements on side B. */
+            /** @description `ledger_refusal`: The ledger refuses judgements on side B. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3227,16 +3583,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3259,25 +3627,37 @@ export interface operations {
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3285,16 +3665,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3321,52 +3713,82 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3374,16 +3796,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3413,52 +3847,82 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRules"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3466,16 +3930,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3498,43 +3974,82 @@ export interface operations {
                     "application/json": components["schemas"]["RulesRun"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3542,16 +4057,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3584,70 +4111,112 @@ export interface operations {
                     "application/json": components["schemas"]["MovedRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No rule has that key. */
+            /** @description `not_found`: No rule has that key. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The rule is retired. */
+            /** @description `ledger_refusal`: The rule is retired. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3655,16 +4224,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3697,61 +4278,97 @@ export interface operations {
                     "application/json": components["schemas"]["RetiredRule"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description No rule has that key. */
+            /** @description `not_found`: No rule has that key. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3759,16 +4376,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3796,34 +4425,52 @@ export interface operations {
                     "application/json": components["schemas"]["Exceptions"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3831,16 +4478,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3867,70 +4526,112 @@ export interface operations {
                     "application/json": components["schemas"]["Adjudicated"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The tenant holds no such line. */
+            /** @description `not_found`: The tenant holds no such line. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The line is no exception, or the rule does not match it. */
+            /** @description `ledger_refusal`: The line is no exception, or the rule does not match it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3938,16 +4639,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -3970,25 +4683,37 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryTotals"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3996,16 +4721,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4028,34 +4765,52 @@ export interface operations {
                     "application/json": components["schemas"]["Taxonomy"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the taxonomy read (`taxonomy_read_disabled`). */
+            /** @description `taxonomy_read_disabled`: The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "taxonomy_read_disabled";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4063,16 +4818,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4099,70 +4866,112 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoryAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the new-category verbs (`category_verbs_disabled`). */
+            /** @description `category_verbs_disabled`: The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "category_verbs_disabled";
+                    };
                 };
             };
-            /** @description The ledger refused: the name already lives under another header. `detail` is the ledger's words verbatim. */
+            /** @description `ledger_refusal`: The name already lives under another header; `detail` is the ledger's words verbatim. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4170,16 +4979,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4206,70 +5027,112 @@ export interface operations {
                     "application/json": components["schemas"]["NewCategoriesAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The deployment does not enable the new-category verbs (`category_verbs_disabled`). */
+            /** @description `category_verbs_disabled`: The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "category_verbs_disabled";
+                    };
                 };
             };
-            /** @description The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it. */
+            /** @description `ledger_refusal`: The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "ledger_refusal";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4277,16 +5140,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4314,43 +5189,67 @@ export interface operations {
                     "application/json": components["schemas"]["Explanation"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description `not_found`: the tenant holds no such line on this face. `why_disabled`: this deployment does not enable the read (switch `WHY_READ`). */
+            /** @description `not_found`: The tenant holds no such line on this face. `explanation_read_disabled`: This deployment does not enable the read (switch `EXPLANATION_READ`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found" | "explanation_read_disabled";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4358,16 +5257,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4393,34 +5304,52 @@ export interface operations {
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4428,16 +5357,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4465,34 +5406,52 @@ export interface operations {
                     "application/json": components["schemas"]["RollingPnl"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). Also: `tenant` names a tenant other than the credential's own. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. `tenant_mismatch`: `tenant` names a tenant other than the credential's own. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope" | "tenant_mismatch";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4500,16 +5459,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4658,61 +5629,97 @@ export interface operations {
                     "application/json": components["schemas"]["ParityVerdict"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The asserted `local` numbers disagree with the books; nothing was filed. */
+            /** @description `local_disagrees`: The asserted `local` numbers disagree with the books; nothing was filed. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "local_disagrees";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4720,16 +5727,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4756,61 +5775,97 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`). */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description `destination_id` names no live destination of this tenant. */
+            /** @description `not_found`: `destination_id` names no live destination of this tenant. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4818,25 +5873,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
-            /** @description `destination_id` was given but the destination list could not be read; nothing was pushed. */
+            /** @description `destinations_unreadable`: `destination_id` was given but the destination list could not be read; nothing was pushed. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "destinations_unreadable";
+                    };
                 };
             };
         };
@@ -4862,43 +5935,67 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant made no such export. */
+            /** @description `not_found`: This tenant made no such export. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4906,16 +6003,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -4944,43 +6053,67 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant made no such export. */
+            /** @description `not_found`: This tenant made no such export. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4988,16 +6121,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5023,34 +6168,52 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`). */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5058,16 +6221,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5090,25 +6265,37 @@ export interface operations {
                     "application/json": components["schemas"]["AuditorGrants"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5116,16 +6303,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5152,52 +6351,82 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOfferReceipt"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5205,25 +6434,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
-            /** @description No outbound SMS credential (checked before anything is filed), or the text could not be sent. */
+            /** @description `sms_unavailable`: No outbound SMS credential (checked before anything is filed). `grant_key_missing`: No key for grant codes (checked before anything is filed). `sms_send_failed`: The code could not be texted; offer the grant again. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "sms_unavailable" | "grant_key_missing" | "sms_send_failed";
+                    };
                 };
             };
         };
@@ -5253,61 +6500,97 @@ export interface operations {
                     "application/json": components["schemas"]["GrantConfirmed"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). Also: The code, the name or the request is refused; `code` names why. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
+                    };
                 };
             };
-            /** @description This tenant filed no such request. */
+            /** @description `not_found`: This tenant filed no such request. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. Also: Too many failed confirmations from this client lately (`too_many_requests`); `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. `too_many_requests`: Too many failed confirmations from this client lately. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5315,16 +6598,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited" | "too_many_requests";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5354,61 +6649,97 @@ export interface operations {
                     "application/json": components["schemas"]["GrantAnswer"];
                 };
             };
-            /** @description The request is malformed or fails validation; `errors` names every field. */
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`). */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                    };
                 };
             };
-            /** @description This tenant has no such grant. */
+            /** @description `not_found`: This tenant has no such grant. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
                 };
             };
-            /** @description The body is larger than the service takes (1 MiB). */
+            /** @description `body_too_large`: The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5416,16 +6747,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };
@@ -5448,25 +6791,37 @@ export interface operations {
                     "application/json": components["schemas"]["AuditorView"];
                 };
             };
-            /** @description No credential, or one this surface refuses. */
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
                 };
             };
-            /** @description Anything but a live auditor grant token: a personal token or a session (`auditor_only`), a revoked grant (`grant_revoked`) or an expired one (`grant_expired`). */
+            /** @description `auditor_only`: Anything but an auditor grant token on the auditor view. `grant_revoked`: The auditor grant token's grant was revoked. `grant_expired`: The auditor grant token's grant is past its end. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_only" | "grant_revoked" | "grant_expired";
+                    };
                 };
             };
-            /** @description Over a rate limit (`rate_limited`): 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            /** @description `rate_limited`: The general rate limits per credential and per client address (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5474,16 +6829,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description An unexpected fault; nothing internal is named. */
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
                 };
             };
         };

@@ -2,6 +2,7 @@
  * Who is calling: the credential on a request, resolved to a tenant. The tenant always
  * comes from the credential, never from the request.
  */
+import type { ErrorCode } from "../error-catalog";
 import { ApiError } from "../errors";
 import { grantOfToken, type GrantRecord } from "./grants";
 import { findLiveSession, SESSION_COOKIE } from "./sessions";
@@ -23,17 +24,26 @@ export interface Caller {
   rateKey: string;
 }
 
-/**
- * How an endpoint may be reached:
- * - `read`: any tenant credential;
- * - `write`: a session or a read-write token (a read-only token is 403);
- * - `session`: a browser session only (any bearer token is 403);
- * - `auditor`: an auditor grant token only, while its grant is live (anything else is 403).
- * An auditor grant token is refused (403) by every rule but `auditor`.
- */
+/** How an endpoint may be reached: one of CREDENTIAL_RULES. */
 export type CredentialRule = "read" | "write" | "session" | "auditor";
 
-const refused = (detail: string) => new ApiError(401, "credential_refused", detail);
+/**
+ * The credential rules, written once: who may call an endpoint under each, and the 403s
+ * the others get (`checkRule` applies them; the OpenAPI document, /api/v1 and the tool
+ * face describe them from here). An auditor grant token is refused by every rule but
+ * `auditor`; a session's state-changing request must come from this origin.
+ */
+export const CREDENTIAL_RULES: Record<CredentialRule, { who: string; refused: readonly ErrorCode[] }> = {
+  read: { who: "any credential of the tenant's own: a session or a personal access token, read-only or read-write", refused: ["auditor_scope"] },
+  write: { who: "a session or a read-write personal access token", refused: ["read_only_token", "cross_origin", "auditor_scope"] },
+  session: {
+    who: "a browser session only, never a bearer token (so an auditor can never mint or renew its own grant)",
+    refused: ["session_only", "cross_origin", "auditor_scope"],
+  },
+  auditor: { who: "an auditor grant token, while its grant is live", refused: ["auditor_only", "grant_revoked", "grant_expired"] },
+};
+
+const refused = (detail: string) => new ApiError("credential_refused", detail);
 
 export async function resolveCaller(request: Request, d1: D1Database, now: Date): Promise<Caller> {
   const authorization = request.headers.get("authorization");
@@ -57,28 +67,28 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     const tenant = session.tenant;
     return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}`, grant: null, rateKey: `session:${session.idHash}` };
   }
-  throw new ApiError(401, "credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
+  throw new ApiError("credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
 }
 
 /** Applies an endpoint's credential rule to a resolved caller. */
 export function checkRule(caller: Caller, rule: CredentialRule, request: Request, now: Date = new Date()): void {
   if (caller.grant !== null) {
     if (rule !== "auditor") {
-      throw new ApiError(403, "auditor_scope", "An auditor grant token reads GET /api/v1/auditor/view and nothing else.");
+      throw new ApiError("auditor_scope", "An auditor grant token reads GET /api/v1/auditor/view and nothing else.");
     }
-    if (caller.grant.revokedAt !== null) throw new ApiError(403, "grant_revoked", `The owner revoked this grant on ${caller.grant.revokedAt}; a new look needs a new grant.`);
-    if (Date.parse(caller.grant.expiresAt) <= now.getTime()) throw new ApiError(403, "grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
+    if (caller.grant.revokedAt !== null) throw new ApiError("grant_revoked", `The owner revoked this grant on ${caller.grant.revokedAt}; a new look needs a new grant.`);
+    if (Date.parse(caller.grant.expiresAt) <= now.getTime()) throw new ApiError("grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
     return;
   }
   if (rule === "auditor") {
-    throw new ApiError(403, "auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
+    throw new ApiError("auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
   }
   if (rule === "session" && caller.kind !== "session") {
-    throw new ApiError(403, "session_only", "This operation needs a browser session; bearer tokens are refused here.");
+    throw new ApiError("session_only", "This operation needs a browser session; bearer tokens are refused here.");
   }
   if (rule === "read") return;
   if (caller.kind === "token" && caller.scope === "read_only") {
-    throw new ApiError(403, "read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
+    throw new ApiError("read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
   }
   if (caller.kind === "session") requireSameOrigin(request);
 }
@@ -87,7 +97,7 @@ export function checkRule(caller: Caller, rule: CredentialRule, request: Request
 export function requireSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== new URL(request.url).origin) {
-    throw new ApiError(403, "cross_origin", "A request made with a session must come from this service's own origin.");
+    throw new ApiError("cross_origin", "A request made with a session must come from this service's own origin.");
   }
 }
 

@@ -87,8 +87,8 @@ export interface GrantOffer {
  */
 export async function offerGrant(env: Env, tenant: TenantRecord, carrier: SmsCarrier | null, offer: GrantOffer, now: Date): Promise<{ request_id: number }> {
   const key = codeKey(env);
-  if (!carrier) throw new ApiError(503, "sms_unavailable", "This deployment holds no outbound SMS credential, so no grant code can be texted; nothing was filed.");
-  if (!key) throw new ApiError(503, "grant_key_missing", "This deployment holds no key for grant codes (GRANT_CODE_KEY); nothing was filed.");
+  if (!carrier) throw new ApiError("sms_unavailable", "This deployment holds no outbound SMS credential, so no grant code can be texted; nothing was filed.");
+  if (!key) throw new ApiError("grant_key_missing", "This deployment holds no key for grant codes (GRANT_CODE_KEY); nothing was filed.");
   const code = makeCode();
   const salt = randomSecret(16);
   const minutes = Number(env.GRANT_REQUEST_TTL_MINUTES) > 0 ? Number(env.GRANT_REQUEST_TTL_MINUTES) : DEFAULT_REQUEST_MINUTES;
@@ -112,7 +112,7 @@ export async function offerGrant(env: Env, tenant: TenantRecord, carrier: SmsCar
     });
   } catch (error) {
     if (!(error instanceof SmsError)) throw error;
-    throw new ApiError(503, "sms_send_failed", `The code could not be texted (${error.message}); offer the grant again.`);
+    throw new ApiError("sms_send_failed", `The code could not be texted (${error.message}); offer the grant again.`);
   }
   return { request_id: request.id };
 }
@@ -123,7 +123,7 @@ export interface GrantConfirm {
   viewer_channel: string;
 }
 
-const refuse = (code: string, detail: string) => new ApiError(403, code, detail);
+const refuse = (code: "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong", detail: string) => new ApiError(code, detail);
 
 /**
  * Confirms a request: the live grant and its token (shown once). Each request takes

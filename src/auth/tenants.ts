@@ -2,7 +2,7 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ApiError } from "../errors";
-import type { Tier } from "../ledger/face";
+import type { Tier } from "../tiers";
 import { tenants } from "../index-db/schema";
 import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret } from "./crypto";
 
@@ -38,7 +38,7 @@ export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<
     })
     .onConflictDoNothing()
     .returning({ id: tenants.id });
-  if (inserted.length === 0) throw new ApiError(409, "tenant_taken", `The tenant name "${input.tenant}" is taken.`);
+  if (inserted.length === 0) throw new ApiError("tenant_taken", `The tenant name "${input.tenant}" is taken.`);
 }
 
 /** The next `limit` tenant ids after `after` (from the first when null), in id order: a page of the daily fan-out. */

@@ -3,6 +3,7 @@
  * has set an oracle source on /settings, fetch the oracle's report and file the day's
  * verdict. A source that fails is recorded on that tenant (`oracle_runs`).
  */
+import { settle } from "../errors";
 import { findTenant } from "../auth/tenants";
 import { booksDate } from "../clock";
 import { oracleReportSchema } from "../endpoints/reports/schema";
@@ -35,7 +36,7 @@ export async function runParityFor(env: Env, tenantId: string, now: Date, fetchI
     asOf = parsed.data.as_of ?? asOf;
     const tenant = await findTenant(env.INDEX_DB, tenantId);
     if (!tenant) return "no-source";
-    const filed = await ledgerOf(env, tenant.id).recordParity(faceFor(tenant, now), asOf, parsed.data, null, CRON_ACTOR);
+    const filed = settle(await ledgerOf(env, tenant.id).recordParity(faceFor(tenant, now), asOf, parsed.data, null, CRON_ACTOR));
     await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "filed", revision: filed.verdict!.revision, error: null });
     return "filed";
   } catch (error) {

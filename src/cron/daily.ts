@@ -1,15 +1,16 @@
 /**
  * The daily run, fanned out through the queue so that no one invocation visits every
  * tenant (docs/scaling.md): the cron queues the fan-out's first page; each page queues one
- * `DailyMessage` per tenant (FAN_OUT_PAGE of them), then the page after it; each tenant's
+ * `DailyJob` per tenant (FAN_OUT_PAGE of them), then the page after it; each tenant's
  * message runs its parity verdict and its tail batch. Delivery is at-least-once, so each
  * part is safe to repeat: a parity run already recorded for the scheduled time is not
  * run again, and the tail sends only lines still waiting.
  */
 import { purgeSessions } from "../auth/sessions";
 import { tenantIdsAfter } from "../auth/tenants";
-import type { DailyFanOutMessage, DailyMessage, Env } from "../env";
-import { sendToTail, type TailClient } from "../sync/tail";
+import type { Env } from "../env";
+import type { DailyFanOutJob, DailyJob } from "../jobs/job";
+import { sendToTail, type TailClient } from "../tail/ask-tail";
 import { runParityFor, type ParityOutcome } from "./daily-parity";
 
 /** Tenants one fan-out message names: its D1 read and its sends stay far inside one invocation's subrequests. */
@@ -19,19 +20,19 @@ const SEND_BATCH = 100;
 
 /** The cron's own work: queues the fan-out's first page and forgets ended sessions. */
 export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number }> {
-  const first: DailyFanOutMessage = { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null };
-  await env.SYNC_QUEUE.send(first);
+  const first: DailyFanOutJob = { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null };
+  await env.JOB_QUEUE.send(first);
   return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt) };
 }
 
 /** One page of the fan-out: a message for each of the page's tenants, then the next page while there may be one. Returns how many tenants it named. */
-export async function fanOutDaily(env: Env, page: DailyFanOutMessage, pageSize = FAN_OUT_PAGE): Promise<number> {
+export async function fanOutDaily(env: Env, page: DailyFanOutJob, pageSize = FAN_OUT_PAGE): Promise<number> {
   const tenants = await tenantIdsAfter(env.INDEX_DB, page.after, pageSize);
   for (let from = 0; from < tenants.length; from += SEND_BATCH) {
-    const days = tenants.slice(from, from + SEND_BATCH).map((tenant): { body: DailyMessage } => ({ body: { kind: "daily", tenant, scheduledAt: page.scheduledAt } }));
-    await env.SYNC_QUEUE.sendBatch(days);
+    const days = tenants.slice(from, from + SEND_BATCH).map((tenant): { body: DailyJob } => ({ body: { kind: "daily", tenant, scheduledAt: page.scheduledAt } }));
+    await env.JOB_QUEUE.sendBatch(days);
   }
-  if (tenants.length === pageSize) await env.SYNC_QUEUE.send({ ...page, after: tenants.at(-1)! });
+  if (tenants.length === pageSize) await env.JOB_QUEUE.send({ ...page, after: tenants.at(-1)! });
   return tenants.length;
 }
 

@@ -7,3 +7,8 @@ declare module "swagger-ui-dist/swagger-ui.css" {
   const text: string;
   export default text;
 }
+// The users' pages under docs/, bundled as text by the same rule.
+declare module "*.md" {
+  const text: string;
+  export default text;
+}

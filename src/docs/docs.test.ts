@@ -20,4 +20,15 @@ describe("/docs", () => {
     // The file as published, not a module re-bundled from it.
     expect(await (await SELF.fetch(`${BASE}/docs/swagger-ui-bundle.js`)).text()).toMatch(/^\/\*! For license information please see swagger-ui-bundle\.js\.LICENSE\.txt \*\/\n!function webpackUniversalModuleDefinition/);
   });
+
+  it("serves the rule pattern syntax the API reference points to", async () => {
+    const page = await SELF.fetch(`${BASE}/docs/patterns`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const text = await page.text();
+    expect(text).toMatch(/^# Rule patterns\n/);
+    expect(text).toContain("`GUSTO.*PAYROLL`");
+    const openapi = await (await SELF.fetch(`${BASE}/openapi.json`)).json<any>();
+    expect(openapi.components.schemas.RuleInput.properties.match_value.description).toContain("/docs/patterns");
+  });
 });

@@ -1,10 +1,12 @@
 /**
  * `/docs`: a browsable API reference for /openapi.json (Swagger UI, served from this Worker:
- * the page fetches nothing from elsewhere). Public, like the document it shows.
+ * the page fetches nothing from elsewhere), and `/docs/patterns`, the rule pattern syntax
+ * the API reference points to (docs/patterns.md as it is). Public, like the document.
  */
 import { Hono } from "hono";
 import viewerCss from "swagger-ui-dist/swagger-ui.css";
 import viewerJs from "swagger-ui-dist/swagger-ui-bundle.js";
+import patternsPage from "../../docs/patterns.md";
 
 export const docs = new Hono();
 
@@ -37,3 +39,4 @@ docs.get("/", (c) =>
 docs.get("/swagger-ui.css", (c) => c.body(viewerCss, 200, { "content-type": "text/css; charset=utf-8", ...CACHE }));
 docs.get("/swagger-ui-bundle.js", (c) => c.body(viewerJs, 200, { "content-type": "text/javascript; charset=utf-8", ...CACHE }));
 docs.get("/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+docs.get("/patterns", (c) => c.body(patternsPage, 200, { "content-type": "text/markdown; charset=utf-8" }));

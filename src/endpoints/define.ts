@@ -5,8 +5,11 @@
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
+import { checkRule, CREDENTIAL_RULES, resolveCaller, type Caller, type CredentialRule } from "../auth/caller";
+import { ERROR_CATALOG, type ErrorCode } from "../error-catalog";
 import { requireJsonBody } from "../http/json-body";
+import { escapeRawControls } from "../http/json-controls";
+import { requireDecodableQuery } from "../http/query-string";
 import { clientAddress } from "../limits/client-address";
 import { limitCredential, RATE_LIMITS } from "../limits/rate-limit";
 import { ledgerOf, type Env } from "../env";
@@ -16,8 +19,6 @@ import { problemSchema } from "./shared";
 
 export type AppEnv = { Bindings: Env; Variables: { caller: Caller } };
 
-/** Statuses an endpoint may answer besides its success, beyond those every endpoint has. */
-export type ExtraStatus = 403 | 404 | 409 | 429 | 503;
 
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -57,7 +58,12 @@ interface CommonSpec<P, Q, B> {
   idempotent?: boolean;
   /** False when the body may be left out altogether (the handler then gets `undefined`). */
   bodyRequired?: boolean;
-  errors?: Partial<Record<ExtraStatus, string>>;
+  /**
+   * The refusals this operation has of its own, each with when it gives it here (those
+   * every operation of its kind has, credentials, input and limits, are added from the
+   * credential rule and the catalog).
+   */
+  errors?: Partial<Record<ErrorCode, string>>;
 }
 
 /**
@@ -102,29 +108,65 @@ export interface Endpoint {
   answers: "json" | "file";
   /** Reads always; writes that say so. */
   idempotent: boolean;
+  /** Every refusal it may answer (codes of the catalog). */
+  refusals: ErrorCode[];
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
 
 export const SECURITY: Record<string, string[]>[] = [{ bearerToken: [] }, { sessionCookie: [] }];
 
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: problemSchema } },
-});
-
 const { credential: perCredential, address: perAddress } = RATE_LIMITS;
-/** Every operation's 429: the general rate limits (an operation's own 429s come after it). */
+/** Every operation's 429: the general rate limits. */
 export const RATE_LIMITED =
-  `Over a rate limit (\`rate_limited\`): ${perCredential.limit} requests per ${perCredential.periodSeconds} s per credential, ` +
+  `${perCredential.limit} requests per ${perCredential.periodSeconds} s per credential, ` +
   `${perAddress.limit.toLocaleString("en-US")} per ${perAddress.periodSeconds} s per client address. Nothing was done; \`Retry-After\` says when to try again.`;
 
-const tooMany = (description: string) => ({
-  ...problem(description),
-  headers: {
-    "Retry-After": { description: "Seconds to wait before trying again.", required: true, schema: { type: "integer" as const, minimum: 1 } },
-  },
-});
+const RETRY_AFTER = {
+  "Retry-After": { description: "Seconds to wait before trying again.", required: true, schema: { type: "integer" as const, minimum: 1 } },
+};
+
+/**
+ * Every refusal an operation may answer, with when: those of every operation (its
+ * credential rule's, the rate limits, a fault), of its input and of a write, then its own.
+ */
+function refusalsOf(spec: CommonSpec<unknown, unknown, unknown>, access: "read" | "write"): Map<ErrorCode, string> {
+  const hasInput = spec.params !== undefined || spec.query !== undefined || spec.body !== undefined;
+  const refusals = new Map<ErrorCode, string>();
+  const add = (code: ErrorCode, when: string = ERROR_CATALOG[code].when) => refusals.set(code, when);
+  if (hasInput || access === "write") add("invalid_request");
+  if (access === "write") add("malformed_json");
+  add("credential_missing");
+  add("credential_refused");
+  for (const code of CREDENTIAL_RULES[spec.credential].refused) add(code);
+  if (access === "write") {
+    add("body_too_large");
+    add("unsupported_media_type");
+  }
+  add("rate_limited", `${ERROR_CATALOG.rate_limited.when} ${RATE_LIMITED}`);
+  add("internal_error");
+  for (const [code, when] of Object.entries(spec.errors ?? {}) as [ErrorCode, string][]) add(code, when);
+  return refusals;
+}
+
+/** The refusals as OpenAPI responses, one per status: each code with when, and the problem's `code` limited to them. */
+function refusalResponses(refusals: Map<ErrorCode, string>): RouteConfig["responses"] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of refusals.keys()) {
+    const status = ERROR_CATALOG[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      status,
+      {
+        description: codes.map((code) => `\`${code}\`: ${refusals.get(code)}`).join(" "),
+        content: { "application/problem+json": { schema: problemSchema.extend({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).openapi({ description: "Why, as a stable word (docs/errors.md)." }) }) } },
+        ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+      },
+    ]),
+  );
+}
 
 export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: EndpointSpec<P, Q, B, S>,
@@ -132,8 +174,8 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
   const success = { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } };
   return build(spec, spec.success.status, success, "json", async (c, call) => {
     const body = await spec.handler(call);
-    if (body instanceof JsonAnswer) return c.body(body.text, spec.success.status, { "content-type": "application/json" });
-    return c.json(spec.success.schema.parse(body) as object, spec.success.status);
+    const json = body instanceof JsonAnswer ? body.text : JSON.stringify(spec.success.schema.parse(body));
+    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
   });
 }
 
@@ -151,14 +193,6 @@ export function defineDownload<P extends Schema | undefined, Q extends Schema | 
   });
 }
 
-/** Why each credential rule answers 403 (codes in backticks). */
-const CREDENTIAL_REFUSALS: Record<CredentialRule, string> = {
-  read: "An auditor grant token, which reads the auditor view and nothing else (`auditor_scope`).",
-  write: "A read-only token (`read_only_token`), a session request from another origin (`cross_origin`), or an auditor grant token (`auditor_scope`).",
-  session: "A bearer token: this operation is session only (`session_only`, or `auditor_scope` for a grant token); or a session request from another origin (`cross_origin`).",
-  auditor: "Anything but a live auditor grant token: a personal token or a session (`auditor_only`), a revoked grant (`grant_revoked`) or an expired one (`grant_expired`).",
-};
-
 function build<P, Q, B>(
   spec: CommonSpec<P, Q, B>,
   status: number,
@@ -167,19 +201,8 @@ function build<P, Q, B>(
   respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
 ): Endpoint {
   const access = spec.method === "get" ? "read" : "write";
-  const hasInput = spec.params !== undefined || spec.query !== undefined || spec.body !== undefined;
-  const responses: RouteConfig["responses"] = {
-    [status]: success,
-    ...(hasInput || access === "write" ? { 400: problem("The request is malformed or fails validation; `errors` names every field.") } : {}),
-    401: problem("No credential, or one this surface refuses."),
-    ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, why]) => [code, problem(why)])),
-    // Every rule refuses some credential with 403; an operation's own 403s come after it.
-    403: problem([CREDENTIAL_REFUSALS[spec.credential], spec.errors?.[403]].filter(Boolean).join(" Also: ")),
-    ...(access === "write" ? { 413: problem("The body is larger than the service takes (1 MiB).") } : {}),
-    ...(spec.body !== undefined ? { 415: problem("The body is not `application/json`.") } : {}),
-    429: tooMany([RATE_LIMITED, spec.errors?.[429]].filter(Boolean).join(" Also: ")),
-    500: problem("An unexpected fault; nothing internal is named."),
-  };
+  const refusals = refusalsOf(spec as CommonSpec<unknown, unknown, unknown>, access);
+  const responses: RouteConfig["responses"] = { [status]: success, ...refusalResponses(refusals) };
   const route = createRoute({
     method: spec.method,
     path: spec.path,
@@ -188,7 +211,7 @@ function build<P, Q, B>(
     summary: spec.summary,
     description: spec.description,
     security: SECURITY,
-    middleware: access === "write" ? [authenticate(spec.credential), requireJsonBody] : [authenticate(spec.credential)],
+    middleware: access === "write" ? [authenticate(spec.credential), requireDecodableQuery, requireJsonBody] : [authenticate(spec.credential), requireDecodableQuery],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
@@ -227,6 +250,7 @@ function build<P, Q, B>(
     access,
     answers,
     idempotent: access === "read" || spec.idempotent === true,
+    refusals: [...refusals.keys()],
     route,
     run,
   };

@@ -1,4 +1,5 @@
 /** The generated descriptions of the endpoint index: /api/v1 and the OpenAPI document's frame. */
+import { CREDENTIAL_RULES } from "../auth/caller";
 import { RATE_LIMITS } from "../limits/rate-limit";
 import type { Endpoint } from "./define";
 
@@ -11,6 +12,11 @@ export const OPENAPI_INFO = {
     "Books for small businesses, kept from the bank feed. Every line is categorised by rules, an append-only ledger of " +
     "human judgements, a model or a person; every decision can be explained; nothing is edited or deleted. Money is integer " +
     "cents (positive = money in); dates are ISO; errors are application/problem+json.\n\n" +
+    "Input is read strictly, and a refusal names each field in `errors`: a date is a calendar date YYYY-MM-DD from " +
+    "1900-01-01 to 9999-12-31; an integer in a query or a path is decimal digits (`16`, never `0x10`, `1e1`, `16.0` " +
+    "or `016`), at most 9007199254740991; text you write (names, labels, keys, patterns, searches) holds no control " +
+    "character (a label's `reason` may hold tab and line breaks) and no lone surrogate; a query string is UTF-8. " +
+    "Bank text is served as the bank sent it, control characters included (JSON escapes them).\n\n" +
     `Rate limits: each credential (personal access token, grant token or session) may make ${perCredential.limit} calls ` +
     `every ${perCredential.periodSeconds} seconds, and each client address ${perAddress.limit.toLocaleString("en-US")} ` +
     `every ${perAddress.periodSeconds} seconds, whatever the operation. A call over either is refused with 429 ` +
@@ -35,13 +41,6 @@ export const SECURITY_SCHEMES = {
   },
 };
 
-const CREDENTIAL_WORDS = {
-  read: "any tenant credential: a session or a personal access token",
-  write: "a session or a read-write personal access token (a read-only token is 403)",
-  session: "a browser session only (bearer tokens are 403)",
-  auditor: "an auditor grant token only, while its grant is live (any other credential is 403)",
-} as const;
-
 export function describeApi(index: readonly Endpoint[]) {
   return {
     version: "v1",
@@ -53,7 +52,7 @@ export function describeApi(index: readonly Endpoint[]) {
       summary: e.summary,
       access: e.access,
       credential: e.credential,
-      credential_rule: CREDENTIAL_WORDS[e.credential],
+      credential_rule: CREDENTIAL_RULES[e.credential].who,
     })),
   };
 }

@@ -17,7 +17,7 @@ import { getMe, getVisibility } from "./me/routes";
 import { listSyncHistory, syncNow } from "./sync/routes";
 import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
-import { explainTransaction } from "./why/routes";
+import { explainTransaction } from "./explanation/routes";
 
 export const endpoints: readonly Endpoint[] = [
   // The books and the bank feed.

@@ -1,10 +1,13 @@
-/** Schemas more than one resource uses. */
+/** Schemas more than one resource uses, and the input rules every resource holds its fields to. */
 import { z } from "@hono/zod-openapi";
+import { textProblem, type TextLines } from "../input/control-characters";
+import { integerProblem } from "../input/numbers";
+import { DATE_RANGE, dateRangeProblem } from "../input/dates";
 
 export const problemSchema = z
   .object({
     type: z.string().openapi({ description: "A URN naming the problem kind.", example: "urn:ledger:problem:not_found" }),
-    title: z.string().openapi({ description: "The HTTP status in words.", example: "Not Found" }),
+    title: z.string().openapi({ description: "The kind of problem in words (one per `code`).", example: "Not found" }),
     status: z.number().int().openapi({ description: "The HTTP status.", example: 404 }),
     detail: z.string().openapi({ description: "What went wrong and what to do about it.", example: "This tenant holds no line A:42." }),
     code: z.string().openapi({ description: "A stable machine word for the problem.", example: "not_found" }),
@@ -33,8 +36,29 @@ export const problemSchema = z
   })
   .openapi("Problem", { description: "An RFC 9457 problem document." });
 
-/** A real calendar date, YYYY-MM-DD (one error per bad value). */
-export const isoDateSchema = z.iso.date();
+/** A real calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31 (one error per bad value). */
+export const isoDateSchema = z.iso.date(`a calendar date, YYYY-MM-DD, from ${DATE_RANGE.earliest} to ${DATE_RANGE.latest}`).superRefine((date, ctx) => {
+  const problem = dateRangeProblem(date);
+  if (problem) ctx.addIssue({ code: "custom", message: problem, params: { code: "date_out_of_range" } });
+});
+
+/**
+ * Text a person or a client writes: refused when it holds a control character the field
+ * is not meant to hold or a lone surrogate (src/input/control-characters.ts). Checked
+ * before any trim, so chain `.trim()`, `.min()` and `.max()` after it.
+ */
+function humanText(lines: TextLines) {
+  return z.string().superRefine((text, ctx) => {
+    const problem = textProblem(text, lines);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code } });
+  });
+}
+
+/** A name, a label, a key or a search: no control character at all. */
+export const singleLineText = () => humanText("single");
+
+/** Free text over several lines: tab, line feed and carriage return allowed, no other control. */
+export const multiLineText = () => humanText("multi");
 
 export const sideSchema = z.enum(["A", "B"]).openapi({
   description: "`A` is the feed's line; `B` is an archived twin (a duplicate arrival).",
@@ -64,15 +88,27 @@ export const rowSchema = z
 /** The most rows one page of a list holds (`list_transactions`, `list_exceptions`). */
 export const PER_PAGE_CAP = 100;
 
+/**
+ * An integer written in a query string or a path: decimal digits, an optional `-`, no
+ * leading zero, at most Number.MAX_SAFE_INTEGER (src/input/numbers.ts). `0x10`, `1e1`,
+ * `16.0`, `+16`, ` 16` and `016` are refused, never read as 16. At least 1 here: every
+ * integer parameter of the API counts or names something from 1.
+ */
+export function paramInteger() {
+  return z.preprocess((value, ctx) => {
+    const problem = integerProblem(value);
+    if (problem === null) return Number(value);
+    ctx.issues.push({ code: "custom", message: problem, input: value, params: { code: "not_an_integer" } });
+    return z.NEVER;
+  }, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER));
+}
+
 /** A 1-based page number from a query string. */
-export const pageSchema = z.coerce.number().int().min(1).default(1).openapi({ description: "1-based page number.", example: 1 });
+export const pageSchema = paramInteger().default(1).openapi({ description: "1-based page number.", example: 1 });
 
 /** An integer from a query string, with a floor; values above `cap` are clamped to it. */
 export function cappedInt(description: string, fallback: number, cap: number) {
-  return z.coerce
-    .number()
-    .int()
-    .min(1)
+  return paramInteger()
     .default(fallback)
     .openapi({ description: `${description} Default ${fallback}; values above ${cap} are clamped to ${cap}.`, example: fallback });
 }

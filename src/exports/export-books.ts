@@ -4,18 +4,18 @@
  * destination list lives in D1: when it cannot be read, the bundle is still made and says
  * `unreadable` (something may be connected), never `known`.
  */
-import type { PushMessage } from "../env";
-import { ApiError } from "../errors";
+import type { PushJob } from "../jobs/job";
+import { ApiError, settle } from "../errors";
 import { liveDestinations, type DestinationView } from "../index-db/destinations";
 import type { Face } from "../ledger/face";
-import { pushStatus, type PushRecord } from "../ledger/export/pushes";
-import { EXPORT_FILES, type ExportRecord } from "../ledger/export/snapshot";
+import { pushStatus, type PushRecord } from "../ledger/reports/export/push-records";
+import { EXPORT_FILES, type ExportRecord } from "../ledger/reports/export/snapshot";
 import type { TenantLedger } from "../ledger/tenant-ledger";
 
 export interface ExportContext {
   /** Where the destination list is read (the index database). */
   d1: D1Database;
-  queue: Queue<PushMessage>;
+  queue: Queue<PushJob>;
   ledger: DurableObjectStub<TenantLedger>;
   tenant: string;
   actor: string;
@@ -34,7 +34,7 @@ export async function requestExport(ctx: ExportContext, destinationId: number | 
     destinations = null;
   }
   if (destinationId !== undefined && destinations === null) {
-    throw new ApiError(503, "destinations_unreadable", "The destination list could not be read just now, so nothing was pushed; try again shortly.");
+    throw new ApiError("destinations_unreadable", "The destination list could not be read just now, so nothing was pushed; try again shortly.");
   }
   const destination = destinationId === undefined ? destinations?.[0] : destinations!.find((d) => d.id === destinationId);
   if (destinationId !== undefined && !destination) {
@@ -42,11 +42,11 @@ export async function requestExport(ctx: ExportContext, destinationId: number | 
   }
   const at = ctx.now.toISOString();
   if (destination) {
-    const op = await ctx.ledger.openExport(ctx.face, { destinationId: destination.id, destinations: "known", actor: ctx.actor, at });
+    const op = settle(await ctx.ledger.openExport(ctx.face, { destinationId: destination.id, destinations: "known", actor: ctx.actor, at }));
     await ctx.queue.send({ kind: "push", tenant: ctx.tenant, exportId: op.id });
     return exportView(op, [], ctx.origin);
   }
-  const bundle = await ctx.ledger.openExport(ctx.face, { destinationId: null, destinations: destinations === null ? "unreadable" : "known", actor: ctx.actor, at });
+  const bundle = settle(await ctx.ledger.openExport(ctx.face, { destinationId: null, destinations: destinations === null ? "unreadable" : "known", actor: ctx.actor, at }));
   return exportView(bundle, [], ctx.origin);
 }
 
@@ -82,7 +82,7 @@ export function exportFileStream(ledger: DurableObjectStub<TenantLedger>, export
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const page: { text: string; next: string | null } | null = await ledger.exportPage(exportId, file, cursor);
+        const page: { text: string; next: string | null } | null = settle(await ledger.exportPage(exportId, file, cursor));
         if (!page) return controller.error(new Error(`export ${exportId} vanished while streaming`));
         if (page.text !== "") controller.enqueue(encoder.encode(page.text));
         cursor = page.next;

@@ -14,7 +14,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const SANDBOX_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 const tooLarge = (limit: number) => () => {
-  throw new ApiError(413, "body_too_large", `The request body is larger than ${limit.toLocaleString("en-US")} bytes; send less per call.`);
+  throw new ApiError("body_too_large", `The request body is larger than ${limit.toLocaleString("en-US")} bytes; send less per call.`);
 };
 const apiLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge(MAX_BODY_BYTES) });
 const sandboxLimit = bodyLimit({ maxSize: SANDBOX_MAX_BODY_BYTES, onError: tooLarge(SANDBOX_MAX_BODY_BYTES) });

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createTenant, uniqueSlug } from "../../test/fixtures/sandbox";
+import { TAIL_SPEND_CAPS } from "../tiers";
 import {
-  CAP_TIERS,
   capFor,
   clearCapOverride,
   currentMode,
@@ -134,15 +134,15 @@ describe("caps", () => {
   it("takes the cap from the tier table unless the tenant has its own", async () => {
     const free = await createTenant({ tier: "free" });
     const paid = await createTenant({ tier: "paid" });
-    expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: CAP_TIERS.free, cap_source: "tier_table" });
-    expect(await capFor(db(), paid.tenant)).toEqual({ cap_tier: "paid", cap_millicents_month: CAP_TIERS.paid, cap_source: "tier_table" });
+    expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: TAIL_SPEND_CAPS.free, cap_source: "tier_table" });
+    expect(await capFor(db(), paid.tenant)).toEqual({ cap_tier: "paid", cap_millicents_month: TAIL_SPEND_CAPS.paid, cap_source: "tier_table" });
 
     await setCapOverride(db(), free.tenant, 250, NOW);
     expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: 250, cap_source: "tenant_override" });
     await setCapOverride(db(), free.tenant, 5_000_000, NOW); // an override may raise the cap too; the newest wins
     expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: 5_000_000, cap_source: "tenant_override" });
     await clearCapOverride(db(), free.tenant);
-    expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: CAP_TIERS.free, cap_source: "tier_table" });
+    expect(await capFor(db(), free.tenant)).toEqual({ cap_tier: "free", cap_millicents_month: TAIL_SPEND_CAPS.free, cap_source: "tier_table" });
     // Another tenant's override never applies.
     expect((await capFor(db(), paid.tenant)).cap_source).toBe("tier_table");
   });

@@ -12,14 +12,8 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { addMonths, booksDate } from "../clock";
-import type { Tier } from "../ledger/face";
+import { TAIL_SPEND_CAPS, type Tier } from "../tiers";
 import { meterCaps, meterMonths as meterMonthsTable, tenants } from "./schema";
-
-/**
- * Monthly caps of the tail's spend by tier, in millicents ($1 = 100,000 millicents):
- * free $0.50, paid $10. A tier not in this table has no cap (mode null).
- */
-export const CAP_TIERS: Record<Tier, number> = { free: 50_000, paid: 1_000_000 };
 
 /** null: no cap is known (which never means under it); `interactive` under the cap; `batched` at or over it. */
 export type MeterMode = "interactive" | "batched" | null;
@@ -139,11 +133,11 @@ function capOf(tenantRows: { tier: string }[], overrideRows: { cap: number }[]):
   const tier: string | null = tenantRows[0]?.tier ?? null;
   const override = overrideRows[0];
   if (override) return { cap_tier: tier, cap_millicents_month: override.cap, cap_source: "tenant_override" };
-  if (tier !== null && Object.hasOwn(CAP_TIERS, tier)) return { cap_tier: tier, cap_millicents_month: CAP_TIERS[tier as Tier], cap_source: "tier_table" };
+  if (tier !== null && Object.hasOwn(TAIL_SPEND_CAPS, tier)) return { cap_tier: tier, cap_millicents_month: TAIL_SPEND_CAPS[tier as Tier], cap_source: "tier_table" };
   return { cap_tier: tier, cap_millicents_month: null, cap_source: null };
 }
 
-/** The cap in force: the tenant's override wins, else its tier's from CAP_TIERS; none when neither is known. */
+/** The cap in force: the tenant's override wins, else its tier's from TAIL_SPEND_CAPS; none when neither is known. */
 export async function capFor(d1: D1Database, tenantId: string): Promise<Cap> {
   const db = drizzle(d1);
   const [tenantRows, overrideRows] = await db.batch(capQueries(db, tenantId));

@@ -3,13 +3,14 @@
  * request can be authenticated before it is routed to the tenant's own object.
  */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TIERS } from "../tiers";
 
 export const tenants = sqliteTable(
   "tenants",
   {
     /** The tenant's slug, `[a-z0-9-]{3,40}`. */
     id: text("id").primaryKey(),
-    tier: text("tier", { enum: ["free", "paid"] }).notNull(),
+    tier: text("tier", { enum: TIERS }).notNull(),
     /** The visibility floor stored at sign-up (ISO date); it never moves. */
     visibleFrom: text("visible_from"),
     /** The customer's enrolled phone, E.164 (set at sign-up, changed on /settings). */

@@ -5,10 +5,7 @@
  * Every number the service serves is computed over the rows the face serves.
  */
 import { addHours, booksDate } from "../clock";
-
-export type Tier = "free" | "paid";
-
-export const FREE_TIER_WINDOW_HOURS = 48;
+import { FREE_TIER_WINDOW_HOURS, type Tier } from "../tiers";
 
 export interface Face {
   tier: Tier;

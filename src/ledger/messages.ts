@@ -4,9 +4,9 @@
  * texted, and the outcome is appended (`sent` with the carrier's id, or `failed`).
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { LedgerDb, LedgerHandle } from "./db";
-import { refuse, type Refusal } from "./refusal";
-import { messageEvents, messages } from "./schema";
+import type { LedgerDb, LedgerHandle } from "./store/db";
+import { ok, refused, type Outcome } from "./outcome";
+import { messageEvents, messages } from "./store/schema";
 
 export interface MessageRow {
   message_id: number;
@@ -75,12 +75,12 @@ export function listDrafts(db: LedgerHandle): { message_id: number; body: string
 }
 
 /** Claims a draft for release (appends `sending`); a refusal when it is no draft of this thread. */
-export function claimRelease(db: LedgerDb, messageId: number, actor: string, at: string): { body: string } | Refusal {
+export function claimRelease(db: LedgerDb, messageId: number, actor: string, at: string): Outcome<{ body: string }> {
   return db.transaction((tx) => {
     const draft = listDrafts(tx).find((d) => d.message_id === messageId);
-    if (!draft) return refuse(`Message ${messageId} is no draft waiting for release.`);
+    if (!draft) return refused(`Message ${messageId} is no draft waiting for release.`);
     tx.insert(messageEvents).values({ messageId, status: "sending", providerSid: null, error: null, actor, at }).run();
-    return { body: draft.body };
+    return ok({ body: draft.body });
   });
 }
 

@@ -1,39 +1,50 @@
 /**
- * The tenant's Durable Object: one per tenant, holding its SQLite ledger. It is a thin
- * RPC shell: each method opens nothing, decides nothing, and calls a domain module.
+ * The tenant's Durable Object: one per tenant, holding its SQLite ledger. A thin RPC
+ * shell: each method calls one domain function on the store and answers an Outcome (the
+ * value, or the ledger's refusal in its own words). The domain lives in the folders beside
+ * this file; nothing here decides anything.
  */
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations/ledger/migrations.js";
-import type { Env } from "../env";
 import type { FeedPage } from "../providers/bank/types";
-import * as books from "./books";
-import * as categories from "./categories";
-import type { LedgerDb, LedgerTx } from "./db";
+import * as categories from "./books/categories";
+import * as exceptions from "./books/exceptions";
+import { explanationOf } from "./books/explanation";
+import * as judgements from "./books/judgements";
+import * as books from "./books/reads";
+import { usage } from "./books/usage";
 import type { Face } from "./face";
-import { applyFeedPage } from "./feed";
-import { undecidedLines } from "./undecided";
-import { runFloorRead, type FloorArgs, type FloorRead } from "./floor";
-import { brokenInvariants } from "./invariants";
-import { auditorViewJson } from "./auditor";
-import * as exceptions from "./exceptions";
+import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
+import * as sync from "./feed/sync-requests";
 import * as messages from "./messages";
-import * as pushes from "./export/pushes";
-import * as snapshot from "./export/snapshot";
-import { explainLine } from "./explain";
-import * as judgements from "./judgements";
-import * as localModel from "./local-model";
-import * as parity from "./parity";
-import * as pnl from "./pnl";
-import * as rules from "./rules";
-import * as tail from "./tail";
-import * as sync from "./sync";
+import { duhBandFloor } from "./model/local-model";
+import { ModelKeeper } from "./model/model-keeper";
+import * as tail from "./model/tail-asks";
+import { ok, type Outcome } from "./outcome";
+import { auditorViewJson } from "./reports/auditor";
+import * as pushes from "./reports/export/push-records";
+import * as snapshot from "./reports/export/snapshot";
+import * as parity from "./reports/parity";
+import * as pnl from "./reports/pnl";
+import type { RuleInput } from "./rules/rule";
+import * as rulebook from "./rules/rulebook";
+import { runRules } from "./rules/run-rules";
+import type { Pause } from "./slices";
+import type { LedgerDb } from "./store/db";
 
-export class TenantLedger extends DurableObject<Env> {
+const now = () => new Date().toISOString();
+
+// The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
+export class TenantLedger extends DurableObject<Cloudflare.Env> {
   readonly db: LedgerDb;
+  /** The local model as kept between calls (rebuilt from the ledger by a fresh object). */
+  private readonly model = new ModelKeeper();
+  /** Long work pauses here between its slices, so the object answers other calls meanwhile. */
+  private readonly pause: Pause = () => scheduler.wait(0);
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage);
     ctx.blockConcurrencyWhile(async () => {
@@ -41,280 +52,170 @@ export class TenantLedger extends DurableObject<Env> {
     });
   }
 
-  // --- exports ---
-  openExport(face: Face, input: snapshot.OpenExport) {
-    return snapshot.openExport(this.db, face, input);
+  // --- the books ---
+  summary(face: Face): Outcome<ReturnType<typeof books.booksSummary>> {
+    return ok(books.booksSummary(this.db, face));
   }
-  exportRecord(id: number) {
-    const record = snapshot.findExport(this.db, id);
-    return record ? { record, pushes: pushes.pushesOf(this.db, id) } : null;
-  }
-  exportPage(id: number, file: snapshot.ExportFile, cursor: string | null) {
-    const record = snapshot.findExport(this.db, id);
-    return record ? snapshot.renderPage(this.db, record, file, cursor) : null;
-  }
-  spreadsheetPage(id: number, cursor: string | null) {
-    const record = snapshot.findExport(this.db, id);
-    return record ? snapshot.spreadsheetPage(this.db, record, cursor) : null;
-  }
-  planPush(exportId: number) {
-    return pushes.planPush(this.db, exportId);
-  }
-  recordPush(push: Omit<pushes.PushRecord, "id">) {
-    pushes.recordPush(this.db, push);
-  }
-
-  // --- the message thread and the auditor view ---
-  receiveText(input: { body: string; providerSid: string; from: string }) {
-    return messages.receiveText(this.db, input, new Date().toISOString());
-  }
-  draftReply(body: string, actor: string) {
-    return messages.draftReply(this.db, body, actor, new Date().toISOString());
-  }
-  messages(limit: number) {
-    return messages.listMessages(this.db, limit);
-  }
-  drafts() {
-    return messages.listDrafts(this.db);
-  }
-  /** `refused` carries the ledger's words when the message is no draft. */
-  claimRelease(messageId: number, actor: string): { body: string | null; refused: string | null } {
-    const claimed = messages.claimRelease(this.db, messageId, actor, new Date().toISOString());
-    return "refused" in claimed ? { body: null, refused: claimed.refused } : { body: claimed.body, refused: null };
-  }
-  recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string) {
-    messages.recordSendOutcome(this.db, messageId, outcome, actor, new Date().toISOString());
-  }
-  auditorViewJson(face: Face, grantId: number): string {
-    return auditorViewJson(this.db, face, grantId);
-  }
-
-  // --- the soak's invariant check (reached only through the sandbox surface) ---
-  brokenInvariants(): string[] {
-    return brokenInvariants(this.db);
-  }
-
-  // --- the benchmark's floor (reached only through the sandbox surface) ---
-  /**
-   * Milliseconds per call of a domain read run `iterations` times back to back. The
-   * runtime's clock stands still while code runs and moves on at I/O, so the loop is
-   * bracketed by two zero-length waits and the total divided.
-   */
-  async floor(face: Face, read: FloorRead, args: FloorArgs, iterations: number): Promise<number> {
-    await scheduler.wait(0);
-    const started = Date.now();
-    for (let i = 0; i < iterations; i++) runFloorRead(this.db, face, read, args);
-    await scheduler.wait(0);
-    return (Date.now() - started) / iterations;
-  }
-
-  // --- sign-up and the bank connection ---
-  connectBank(provider: "sandbox" | "aggregator", accessToken: string): number {
-    return sync.connectBank(this.db, provider, accessToken, new Date().toISOString());
-  }
-
-  // --- reads ---
-  summary(face: Face) {
-    return books.booksSummary(this.db, face);
-  }
-  listTransactions(face: Face, filter: books.RowFilter, page: number, perPage: number) {
-    return books.listRows(this.db, face, filter, page, perPage);
-  }
-  row(face: Face, side: books.Side, srcId: number) {
-    return books.findRow(this.db, face, side, srcId) ?? null;
+  listTransactions(face: Face, filter: books.RowFilter, page: number, perPage: number): Outcome<ReturnType<typeof books.listRows>> {
+    return ok(books.listRows(this.db, face, filter, page, perPage));
   }
   transaction(face: Face, side: books.Side, srcId: number) {
-    return books.transactionDetail(this.db, face, side, srcId) ?? null;
+    return books.transactionDetail(this.db, face, side, srcId);
   }
-  accounts(face: Face) {
-    return books.listAccounts(this.db, face);
+  accounts(face: Face): Outcome<ReturnType<typeof books.listAccounts>> {
+    return ok(books.listAccounts(this.db, face));
   }
-  visibility(face: Face) {
-    return books.visibility(this.db, face);
+  visibility(face: Face): Outcome<ReturnType<typeof books.visibility>> {
+    return ok(books.visibility(this.db, face));
   }
-  usage(face: Face, days: number) {
-    return { connections: sync.countConnections(this.db), volume: books.volume(this.db, face, days) };
+  usage(face: Face, days: number): Outcome<ReturnType<typeof usage>> {
+    return ok(usage(this.db, face, days));
   }
-  syncHistory(limit: number) {
-    return sync.listSyncRuns(this.db, limit);
+  explanation(face: Face, side: books.Side, srcId: number) {
+    return explanationOf(this.db, face, side, srcId);
   }
 
-  // --- rules and exceptions ---
+  // --- judgements, rules and exceptions ---
   categorize(face: Face, side: books.Side, srcId: number, category: string, actor: string) {
-    return judgements.categorize(this.db, face, side, srcId, category, actor, new Date().toISOString());
+    return judgements.categorize(this.db, face, side, srcId, category, actor, now());
   }
   label(face: Face, side: books.Side, srcId: number, input: { category: string; reason?: string | null }, actor: string) {
-    return judgements.label(this.db, face, side, srcId, input, actor, new Date().toISOString());
+    return judgements.label(this.db, face, side, srcId, input, actor, now());
   }
-  listRules() {
-    return rules.listingOrder(rules.standingRules(this.db));
+  listRules(): Outcome<ReturnType<typeof rulebook.listRules>> {
+    return ok(rulebook.listRules(this.db));
   }
-  createRule(face: Face, input: rules.RuleInput, actor: string) {
-    return rules.createRule(this.db, input, actor, new Date().toISOString(), face);
+  createRule(face: Face, input: RuleInput, actor: string): Outcome<ReturnType<typeof rulebook.createRule>> {
+    return ok(rulebook.createRule(this.db, input, actor, now(), face));
   }
-  createRules(inputs: rules.RuleInput[], actor: string) {
-    return rules.createRules(this.db, inputs, actor, new Date().toISOString());
+  createRules(inputs: RuleInput[], actor: string): Outcome<ReturnType<typeof rulebook.createRules>> {
+    return ok(rulebook.createRules(this.db, inputs, actor, now()));
   }
-  /** Decides in turns, answering other calls between them (a whole book takes about a second). */
-  runRules(face: Face) {
-    return rules.runRules(this.db, face, new Date().toISOString(), () => scheduler.wait(0));
+  /** Decides in slices, answering other calls between them (a whole book takes about a second). */
+  async runRules(face: Face): Promise<Outcome<number>> {
+    return ok(await runRules(this.db, face, now(), this.pause));
   }
   moveRuleToEnd(ruleKey: string, actor: string) {
-    return rules.moveRuleToEnd(this.db, ruleKey, actor, new Date().toISOString());
+    return rulebook.moveRuleToEnd(this.db, ruleKey, actor, now());
   }
   retireRule(ruleKey: string, actor: string) {
-    return rules.retireRule(this.db, ruleKey, actor, new Date().toISOString()) ?? null;
+    return rulebook.retireRule(this.db, ruleKey, actor, now());
   }
-  listExceptions(face: Face, page: number, perPage: number) {
-    return exceptions.listExceptions(this.db, face, page, perPage);
+  listExceptions(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof exceptions.listExceptions>> {
+    return ok(exceptions.listExceptions(this.db, face, page, perPage));
   }
-  adjudicate(face: Face, aId: number, input: rules.RuleInput, actor: string) {
-    return exceptions.adjudicate(this.db, face, aId, input, actor, new Date().toISOString()) ?? null;
+  adjudicate(face: Face, aId: number, input: RuleInput, actor: string) {
+    return exceptions.adjudicate(this.db, face, aId, input, actor, now());
   }
 
   // --- categories ---
-  taxonomy() {
-    return categories.taxonomy(this.db);
+  taxonomy(): Outcome<ReturnType<typeof categories.taxonomy>> {
+    return ok(categories.taxonomy(this.db));
   }
-  categoryTotals(face: Face) {
-    return books.listCategoryTotals(this.db, face);
+  categoryTotals(face: Face): Outcome<ReturnType<typeof books.listCategoryTotals>> {
+    return ok(books.listCategoryTotals(this.db, face));
   }
   createCategory(input: categories.NewCategory, actor: string) {
-    return categories.createCategory(this.db, input, actor, new Date().toISOString());
+    return categories.createCategory(this.db, input, actor, now());
   }
   createCategories(inputs: categories.NewCategory[], actor: string) {
-    return categories.createCategories(this.db, inputs, actor, new Date().toISOString());
+    return categories.createCategories(this.db, inputs, actor, now());
   }
 
-  // --- explanations ---
-  explain(face: Face, side: books.Side, srcId: number) {
-    return explainLine(this.db, face, side, srcId) ?? null;
+  // --- the bank connection and sync: the request, then the watcher's steps ---
+  connectBank(provider: "sandbox" | "aggregator", accessToken: string): Outcome<number> {
+    return ok(sync.connectBank(this.db, provider, accessToken, now()));
   }
-
-  // --- sync: the request, then the watcher's steps ---
-  async requestSync(tenant: string, actor: string): Promise<sync.SyncRequestOutcome> {
-    const now = new Date();
-    const outcome = sync.requestSync(this.db, actor, now);
-    if (outcome.state !== "recorded") return outcome;
-    try {
-      await this.env.SYNC_QUEUE.send({ tenant, requestId: outcome.requestId });
-    } catch (cause) {
-      // The request can never be consumed: end it so the next sync-now is not refused.
-      const at = new Date().toISOString();
-      sync.recordSyncRun(this.db, {
-        requestId: outcome.requestId,
-        attempt: 0,
-        startedAt: at,
-        finishedAt: at,
-        pages: 0,
-        ...{ added: 0, modified: 0, removed: 0, duplicates: 0 },
-        status: "failed",
-        final: true,
-        error: "the request could not be queued",
-      });
-      throw cause;
-    }
-    return outcome;
+  async requestSync(tenant: string, actor: string): Promise<Outcome<sync.SyncRequestOutcome>> {
+    return ok(await sync.askForSync(this.db, actor, new Date(), async (requestId) => {
+      await this.env.JOB_QUEUE.send({ kind: "sync", tenant, requestId });
+    }));
   }
-  planSyncRun(requestId: number) {
-    return sync.planSyncRun(this.db, requestId);
+  syncHistory(limit: number): Outcome<ReturnType<typeof sync.listSyncRuns>> {
+    return ok(sync.listSyncRuns(this.db, limit));
   }
-  /**
-   * Applies one page of the feed and, in the same transaction, the rulebook then the local
-   * model decide the page's new lines that nobody has (the tail comes after, from the
-   * watcher): a page never lands without its decisions. Only the page's lines: earlier
-   * lines were offered to both when they arrived, so a page costs what it carries, not
-   * what the vault holds.
-   */
+  planSyncRun(requestId: number): Outcome<sync.SyncPlan | null> {
+    return ok(sync.planSyncRun(this.db, requestId));
+  }
+  recordSyncRun(run: sync.SyncRunRecord): Outcome<number> {
+    return ok(sync.recordSyncRun(this.db, run));
+  }
   applyFeedPage(connectionId: number, page: FeedPage) {
-    const at = new Date().toISOString();
-    let decidedByRules = 0;
-    let decidedByModel = 0;
-    try {
-      const outcome = applyFeedPage(this.db, connectionId, page, at, (tx, newerThan) => {
-        decidedByRules = rules.decideByRules(tx, undecidedLines(tx, { newerThan }), rules.standingRules(tx), at);
-        decidedByModel = this.decideByModel(tx, at, newerThan);
-      });
-      return { ...outcome, decidedByRules, decidedByModel };
-    } catch (error) {
-      // The model may have learnt from this page's rule decisions, which are rolled back.
-      this.trained = undefined;
-      throw error;
-    }
+    return ok(landFeedPage(this.landing(connectionId), page));
+  }
+  applyFeedPages(connectionId: number, pages: FeedPage[]) {
+    return ok(landFeedPages(this.landing(connectionId), pages, (work) => this.ctx.storage.transactionSync(work)));
+  }
+  private landing(connectionId: number): Landing {
+    return { db: this.db, model: this.model, connectionId, bandFloor: duhBandFloor(this.env.DUH_BAND_FLOOR), at: now() };
   }
 
-  /**
-   * Several pages in one transaction, each applied as applyFeedPage would: one commit for
-   * thousands of lines instead of one a page (a fifth faster a sync; docs/performance.md).
-   * If one fails, none of them lands.
-   */
-  applyFeedPages(connectionId: number, pages: FeedPage[]) {
-    try {
-      return this.ctx.storage.transactionSync(() => pages.map((page) => this.applyFeedPage(connectionId, page)));
-    } catch (error) {
-      // The model may have learnt from the earlier pages' rule decisions, now rolled back.
-      this.trained = undefined;
-      throw error;
-    }
+  // --- the local model and the tail ---
+  modelVersion(): Promise<Outcome<{ version: string; examples: number }>> {
+    return this.model.describe(this.db, this.pause).then(ok);
+  }
+  /** Before a sync's pages: the model learns in slices where it would learn afresh (model-keeper.ts). */
+  prepareModel(): Promise<Outcome<null>> {
+    return this.model.prepare(this.db, this.pause);
+  }
+  tailWork(limit: number): Outcome<ReturnType<typeof tail.tailWork>> {
+    return ok(tail.tailWork(this.db, limit));
+  }
+  recordTailAnswers(answers: { aId: number; answer: string | null }[], modelName: string): Outcome<number> {
+    return ok(tail.recordTailAnswers(this.db, answers, modelName, now()));
   }
 
   // --- reports ---
   /** The rolling P&L as JSON text: its answer is megabytes at 100,000 lines, built as text. */
-  pnlRollingJson(face: Face, asOf: string): string {
-    return pnl.rollingPnlJson(this.db, face, asOf);
+  pnlRollingJson(face: Face, asOf: string): Outcome<string> {
+    return ok(pnl.rollingPnlJson(this.db, face, asOf));
   }
-  /** Files the day's parity verdict, unless an asserted `local` disagrees with the books. */
   recordParity(face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, actor: string) {
-    const books = pnl.rollingPnl(this.db, face, asOf);
-    const disagreeing = local ? parity.disagreements(books, local) : [];
-    if (disagreeing.length > 0) return { disagreeing, verdict: null };
-    const core = parity.computeVerdict(asOf, books, oracle);
-    return { disagreeing, verdict: parity.fileVerdict(this.db, core, oracle, actor, new Date().toISOString()) };
+    return ok(parity.recordParity(this.db, face, asOf, oracle, local, actor, now()));
+  }
+  auditorViewJson(face: Face, grantId: number): Outcome<string> {
+    return ok(auditorViewJson(this.db, face, grantId));
   }
 
-  // --- the local model and the tail ---
-  /** The model trained on the ledger's evidence, kept while the evidence is unchanged. */
-  private trained: localModel.TrainedModel | undefined;
+  // --- exports ---
+  openExport(face: Face, input: snapshot.OpenExport): Outcome<ReturnType<typeof snapshot.openExport>> {
+    return ok(snapshot.openExport(this.db, face, input));
+  }
+  exportRecord(id: number) {
+    return pushes.exportWithPushes(this.db, id);
+  }
+  exportPage(id: number, file: snapshot.ExportFile, cursor: string | null) {
+    return snapshot.exportFilePage(this.db, id, file, cursor);
+  }
+  spreadsheetPage(id: number, cursor: string | null) {
+    return snapshot.exportSpreadsheetPage(this.db, id, cursor);
+  }
+  planPush(exportId: number): Outcome<ReturnType<typeof pushes.planPush>> {
+    return ok(pushes.planPush(this.db, exportId));
+  }
+  recordPush(push: Omit<pushes.PushRecord, "id">): Outcome<null> {
+    pushes.recordPush(this.db, push);
+    return ok(null);
+  }
 
-  /** The model decides a page's lines the rules left; it learns what is new only when there are some. */
-  private decideByModel(tx: LedgerTx, at: string, newerThan: number): number {
-    const lines = undecidedLines(tx, { newerThan });
-    if (lines.length === 0) return 0;
-    this.trained = localModel.currentModel(tx, this.trained);
-    return localModel.decideByModel(tx, this.trained.model, localModel.duhBandFloor(this.env.DUH_BAND_FLOOR), at, lines);
+  // --- the message thread ---
+  receiveText(input: { body: string; providerSid: string; from: string }): Outcome<ReturnType<typeof messages.receiveText>> {
+    return ok(messages.receiveText(this.db, input, now()));
   }
-  async modelVersion() {
-    await this.prepareModel();
-    this.trained = localModel.currentModel(this.db, this.trained);
-    return { version: this.trained.model.version, examples: this.trained.model.size };
+  draftReply(body: string, actor: string): Outcome<ReturnType<typeof messages.draftReply>> {
+    return ok(messages.draftReply(this.db, body, actor, now()));
   }
-  /** Learning under way in turns (`prepareModel`), which one call at a time does. */
-  private learning: Promise<void> | undefined;
-  /**
-   * Before a sync's pages: where the model would learn afresh (after a whole-book
-   * run-rules), it learns in turns with the object answering between them, so the pages'
-   * transactions only catch up what came after; otherwise the standing model is caught up
-   * and refitted in turns where a refit is due (a person's labels since the last sync).
-   */
-  prepareModel(): Promise<void> {
-    const pause = () => scheduler.wait(0);
-    this.learning ??= localModel
-      .learnInTurns(this.db, this.trained, pause)
-      .then(async (learnt) => {
-        this.trained = learnt ?? (await localModel.refitInTurns(this.db, this.trained, pause));
-      })
-      .finally(() => {
-        this.learning = undefined;
-      });
-    return this.learning;
+  messages(limit: number): Outcome<ReturnType<typeof messages.listMessages>> {
+    return ok(messages.listMessages(this.db, limit));
   }
-  tailWork(limit: number) {
-    return { categories: tail.tenantCategories(this.db), lines: tail.tailCandidates(this.db, limit) };
+  drafts(): Outcome<ReturnType<typeof messages.listDrafts>> {
+    return ok(messages.listDrafts(this.db));
   }
-  recordTailAnswers(answers: { aId: number; answer: string | null }[], model: string) {
-    return tail.recordTailAnswers(this.db, answers, model, new Date().toISOString());
+  claimRelease(messageId: number, actor: string) {
+    return messages.claimRelease(this.db, messageId, actor, now());
   }
-  recordSyncRun(run: sync.SyncRunRecord) {
-    return sync.recordSyncRun(this.db, run);
+  recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string): Outcome<null> {
+    messages.recordSendOutcome(this.db, messageId, outcome, actor, now());
+    return ok(null);
   }
 }

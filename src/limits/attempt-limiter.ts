@@ -10,7 +10,6 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { constantTimeEqual } from "../auth/crypto";
-import type { Env } from "../env";
 
 export interface Backoff {
   /** Failures the window allows before any wait. */
@@ -40,7 +39,8 @@ interface Challenge {
 
 export const MAX_TRUSTED_DEVICES = 20;
 
-export class AttemptLimiter extends DurableObject<Env> {
+// The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
+export class AttemptLimiter extends DurableObject<Cloudflare.Env> {
   private kv() {
     return this.ctx.storage.kv;
   }

@@ -6,6 +6,7 @@
  * so it runs the same validation, credential rules and handler as the route.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CREDENTIAL_RULES } from "../auth/caller";
 import type { Endpoint } from "../endpoints/define";
 
 type JsonSchema = Record<string, unknown>;
@@ -30,13 +31,6 @@ export interface ToolBinding {
   queryParams: string[];
   bodyParams: string[];
 }
-
-const CREDENTIAL_WORDS = {
-  read: "Any credential of the tenant may call it.",
-  write: "It writes: a read-only token gets a tool error.",
-  session: "Session only: through this tool face (a bearer token) it is always refused, so that an auditor can never mint or renew its own grant.",
-  auditor: "Only an auditor grant token may call it.",
-} as const;
 
 /** The schema with every `#/components/schemas/...` reference replaced by what it names. */
 function inline(schema: unknown, components: Record<string, JsonSchema>, seen: string[] = []): unknown {
@@ -98,7 +92,7 @@ export function toolBindings(index: readonly Endpoint[], document: OpenApiDocume
     const tool: Tool = {
       name: endpoint.operationId,
       title: endpoint.summary,
-      description: `${endpoint.description}\n\n${CREDENTIAL_WORDS[endpoint.credential]}`,
+      description: `${endpoint.description}\n\nWho may call it: ${CREDENTIAL_RULES[endpoint.credential].who}.`,
       inputSchema: { type: "object", properties: properties as Record<string, object>, ...(required.size > 0 ? { required: [...required] } : {}) },
       outputSchema: outputSchema as Tool["outputSchema"],
       annotations: {
@@ -114,17 +108,33 @@ export function toolBindings(index: readonly Endpoint[], document: OpenApiDocume
   });
 }
 
+/**
+ * A path or query value percent-encoded. A lone surrogate (a tool's JSON arguments can
+ * carry one) is written as the three bytes UTF-8 would give it, which no UTF-8 reader
+ * takes, so the route refuses the value by name instead of reading U+FFFD in its place
+ * (which is what URLSearchParams would send).
+ */
+export function encodeComponent(value: string): string {
+  return value.replace(/[\s\S]/gu, (character) => {
+    const unit = character.charCodeAt(0);
+    if (character.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
+      return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+    }
+    return encodeURIComponent(character);
+  });
+}
+
 /** The HTTP request a tool call stands for, with the MCP request's own credential. */
 export function requestFor(binding: ToolBinding, args: Record<string, unknown>, origin: string, authorization: string | null): Request {
   let path = binding.endpoint.path;
   for (const name of binding.pathParams) {
     const value = args[name];
-    path = path.replace(`{${name}}`, encodeURIComponent(value === undefined ? "" : String(value)));
+    path = path.replace(`{${name}}`, encodeComponent(value === undefined ? "" : String(value)));
   }
-  const url = new URL(path, origin);
-  for (const name of binding.queryParams) {
-    if (args[name] !== undefined && args[name] !== null) url.searchParams.set(name, String(args[name]));
-  }
+  const query = binding.queryParams
+    .filter((name) => args[name] !== undefined && args[name] !== null)
+    .map((name) => `${name}=${encodeComponent(String(args[name]))}`);
+  const url = new URL(query.length > 0 ? `${path}?${query.join("&")}` : path, origin);
   const headers: Record<string, string> = authorization ? { authorization } : {};
   if (binding.endpoint.method === "get") return new Request(url, { headers });
   const body = Object.fromEntries(binding.bodyParams.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));

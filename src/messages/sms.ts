@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { findTenant } from "../auth/tenants";
 import { ledgerOf, type Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, settle } from "../errors";
 import { tenants } from "../index-db/schema";
 import { signatureValid } from "../providers/sms/carrier";
 import { carrierFor, webhookAuthToken } from "../providers/sms";
@@ -22,14 +22,14 @@ import { SmsError } from "../providers/sms/types";
 export async function receiveInboundSms(env: Env, url: string, params: Record<string, string>, signature: string | null): Promise<number> {
   const authToken = webhookAuthToken(env);
   if (!authToken || !(await signatureValid(authToken, url, params, signature))) {
-    throw new ApiError(403, "signature_invalid", "The request does not carry the SMS carrier's signature.");
+    throw new ApiError("signature_invalid", "The request does not carry the SMS carrier's signature.");
   }
   const from = params.From ?? "";
   const only = new URL(url).searchParams.get("tenant");
   const enrolled = await drizzle(env.INDEX_DB).select({ id: tenants.id }).from(tenants).where(eq(tenants.phone, from));
   const targets = enrolled.filter((t) => only === null || t.id === only);
   for (const t of targets) {
-    await ledgerOf(env, t.id).receiveText({ body: params.Body ?? "", providerSid: params.MessageSid ?? "", from });
+    settle(await ledgerOf(env, t.id).receiveText({ body: params.Body ?? "", providerSid: params.MessageSid ?? "", from }));
   }
   return targets.length;
 }
@@ -39,17 +39,16 @@ export async function releaseDraft(env: Env, tenantId: string, messageId: number
   const tenant = await findTenant(env.INDEX_DB, tenantId);
   if (!tenant) throw ApiError.notFound(`No tenant ${tenantId}.`);
   const carrier = carrierFor(env, tenant, doFetch);
-  if (!carrier) throw new ApiError(503, "sms_unavailable", "This deployment holds no outbound SMS credential, so the reply cannot be sent; it stays a draft.");
+  if (!carrier) throw new ApiError("sms_unavailable", "This deployment holds no outbound SMS credential, so the reply cannot be sent; it stays a draft.");
   const ledger = ledgerOf(env, tenantId);
-  const claimed = await ledger.claimRelease(messageId, actor);
-  if (claimed.body === null) throw ApiError.ledgerRefusal(claimed.refused ?? "not a draft");
+  const claimed = settle(await ledger.claimRelease(messageId, actor));
   try {
     const { sid } = await carrier.send({ to: tenant.phone, body: claimed.body });
-    await ledger.recordSendOutcome(messageId, { sid }, actor);
+    settle(await ledger.recordSendOutcome(messageId, { sid }, actor));
     return "sent";
   } catch (error) {
     if (!(error instanceof SmsError)) throw error;
-    await ledger.recordSendOutcome(messageId, { error: error.message }, actor);
+    settle(await ledger.recordSendOutcome(messageId, { error: error.message }, actor));
     return "failed";
   }
 }

@@ -4,6 +4,7 @@
  * reply and release it (drafts are invisible to the API until released).
  */
 import type { GrantView } from "../auth/grants";
+import { showableText } from "../ledger/reports/export/formats";
 import type { MessageRow } from "../ledger/messages";
 
 export interface PendingOffer {
@@ -88,7 +89,7 @@ export function ThreadSection(props: { messages: MessageRow[]; drafts: { message
       <h2>Messages</h2>
       {props.drafts.map((d) => (
         <form method="post" action={`/settings/messages/${d.message_id}/release`} data-testid="draft">
-          <p>Draft by {d.actor}: {d.body}</p>
+          <p>Draft by {d.actor}: {showableText(d.body)}</p>
           <button type="submit">Release and send</button>
         </form>
       ))}
@@ -100,7 +101,8 @@ export function ThreadSection(props: { messages: MessageRow[]; drafts: { message
       <ul>
         {props.messages.map((m) => (
           <li data-testid="message">
-            {m.direction === "in" ? "Customer" : "Reply"} ({m.status}, {m.created_at.slice(0, 16).replace("T", " ")}): {m.body}
+            {/* An inbound text is stored as the carrier delivered it; its controls show as U+FFFD here. */}
+            {m.direction === "in" ? "Customer" : "Reply"} ({m.status}, {m.created_at.slice(0, 16).replace("T", " ")}): {showableText(m.body)}
           </li>
         ))}
       </ul>

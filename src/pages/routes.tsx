@@ -12,7 +12,8 @@ import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../
 import { findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import { ledgerOf, type Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, settle } from "../errors";
+import { formOf } from "../http/form-body";
 import { SIGNIN } from "../limits/attempts";
 import { clientAddress } from "../limits/client-address";
 import { releaseDraft } from "../messages/sms";
@@ -23,6 +24,8 @@ import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/orac
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
+import { textProblem, type TextLines } from "../input/control-characters";
+import { integerProblem } from "../input/numbers";
 
 export const pages = new Hono<{ Bindings: Env }>();
 
@@ -99,7 +102,7 @@ function attemptOf(c: Context<{ Bindings: Env }>, tenant: string) {
 
 pages.post("/signin", async (c) => {
   requireSameOrigin(c.req.raw);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
   const tenantId = String(form.tenant ?? "").trim();
   const password = String(form.password ?? "");
   if (!tenantId || !password) return answerSignIn(c, tenantId, { kind: "refused" });
@@ -108,7 +111,7 @@ pages.post("/signin", async (c) => {
 
 pages.post("/signin/code", async (c) => {
   requireSameOrigin(c.req.raw);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
   const tenantId = String(form.tenant ?? "").trim();
   const challenge = String(form.challenge ?? "");
   const code = String(form.code ?? "").trim();
@@ -148,7 +151,8 @@ async function Settings(props: SettingsProps) {
   const tenant = (await findTenant(d1, props.tenant))!;
   const grants = await listGrants(d1, props.tenant, new Date());
   const ledger = ledgerOf(props.env, props.tenant);
-  const [thread, drafts] = await Promise.all([ledger.messages(50), ledger.drafts()]);
+  const [threadOutcome, draftsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts()]);
+  const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
   return (
     <Page title="Settings">
       <header>
@@ -226,6 +230,23 @@ async function Settings(props: SettingsProps) {
   );
 }
 
+/**
+ * A form field refused as the API refuses the same field (src/input): the notice names the
+ * field and what was found in it, or null when the text may be saved.
+ */
+function textNotice(field: string, value: string, lines: TextLines = "single"): string | null {
+  const problem = textProblem(value, lines);
+  return problem ? `The ${field} ${problem.message}.` : null;
+}
+
+/** The id an address names (`/settings/grants/7/revoke`), or null when it is not an integer as the API reads them. */
+function idOf(c: Context<{ Bindings: Env }>): number | null {
+  const id = c.req.param("id");
+  return integerProblem(id) === null ? Number(id) : null;
+}
+
+const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
+
 pages.get("/settings", async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
@@ -236,8 +257,11 @@ pages.post("/settings/tokens", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const form = await c.req.parseBody();
-  const label = String(form.label ?? "").trim().slice(0, 100) || "unnamed token";
+  const form = await formOf(c);
+  const typed = String(form.label ?? "");
+  const refused = textNotice("label", typed);
+  if (refused) return c.html(<Settings env={c.env} tenant={tenant} notice={refused} />, 400);
+  const label = typed.trim().slice(0, 100) || "unnamed token";
   const scope = form.scope === "read_write" ? "read_write" : "read_only";
   const minted = await mintToken(c.env.INDEX_DB, tenant, label, scope, new Date());
   c.header("cache-control", "no-store");
@@ -248,7 +272,9 @@ pages.post("/settings/oracle", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
+  const refused = textNotice("address", String(form.url ?? "")) ?? textNotice("bearer secret", String(form.secret ?? ""));
+  if (refused) return c.html(<Settings env={c.env} tenant={tenant} notice={refused} />, 400);
   const url = String(form.url ?? "").trim();
   const secret = String(form.secret ?? "").trim();
   if (!isHttpsUrl(url)) {
@@ -262,7 +288,9 @@ pages.post("/settings/destinations", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
+  const refused = textNotice("sheet", String(form.sheet ?? "")) ?? textNotice("access token", String(form.access_token ?? ""));
+  if (refused) return c.html(<Settings env={c.env} tenant={tenant} notice={refused} />, 400);
   const input = {
     spreadsheetId: String(form.spreadsheet_id ?? "").trim(),
     sheet: String(form.sheet ?? "").trim(),
@@ -278,8 +306,9 @@ pages.post("/settings/destinations/:id/disconnect", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const id = Number(c.req.param("id"));
-  const done = Number.isSafeInteger(id) && (await disconnectDestination(c.env.INDEX_DB, tenant, id, new Date()));
+  const id = idOf(c);
+  if (id === null) return c.html(<Settings env={c.env} tenant={tenant} notice={NOT_AN_ID} />, 400);
+  const done = await disconnectDestination(c.env.INDEX_DB, tenant, id, new Date());
   const notice = done ? `Destination ${id} is disconnected.` : "No live destination of yours has that id.";
   return c.html(<Settings env={c.env} tenant={tenant} notice={notice} />, done ? 200 : 404);
 });
@@ -288,7 +317,7 @@ pages.post("/settings/phone", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const phone = String((await c.req.parseBody()).phone ?? "").trim();
+  const phone = String((await formOf(c)).phone ?? "").trim();
   if (!E164.test(phone)) return c.html(<Settings env={c.env} tenant={tenant} notice="The phone must be in E.164, e.g. +15555550123." />, 400);
   await setPhone(c.env.INDEX_DB, tenant, phone);
   return c.html(<Settings env={c.env} tenant={tenant} notice="Your phone is changed; codes and replies now go to it." />);
@@ -313,7 +342,9 @@ pages.post("/settings/grants", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenantId = await sessionTenant(c);
   if (!tenantId) return c.redirect("/signin", 303);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
+  const refused = textNotice("viewer's name", String(form.viewer_name ?? ""));
+  if (refused) return c.html(<Settings env={c.env} tenant={tenantId} notice={refused} />, 400);
   const offer = { viewer_name: String(form.viewer_name ?? "").trim().slice(0, 100), viewer_channel: String(form.viewer_channel ?? "").trim() };
   if (offer.viewer_name === "" || !E164.test(offer.viewer_channel)) {
     return c.html(<Settings env={c.env} tenant={tenantId} notice="Name the viewer and give their phone in E.164." />, 400);
@@ -332,15 +363,19 @@ pages.post("/settings/grants/:id/confirm", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenantId = await sessionTenant(c);
   if (!tenantId) return c.redirect("/signin", 303);
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
   const input = { code: String(form.code ?? "").trim(), viewer_name: String(form.viewer_name ?? ""), viewer_channel: String(form.viewer_channel ?? "") };
+  const requestId = idOf(c);
+  if (requestId === null) return c.html(<Settings env={c.env} tenant={tenantId} notice={NOT_AN_ID} />, 400);
+  const refused = textNotice("viewer's name", input.viewer_name);
+  if (refused) return c.html(<Settings env={c.env} tenant={tenantId} notice={refused} />, 400);
   let token: string | undefined;
   const outcome = await refusalNotice(async () => {
-    const confirmed = await confirmGrant(c.env, tenantId, Number(c.req.param("id")), input, new Date(), clientAddress(c.req.raw, c.env));
+    const confirmed = await confirmGrant(c.env, tenantId, requestId, input, new Date(), clientAddress(c.req.raw, c.env));
     token = confirmed.token;
     return `The grant to ${confirmed.grant.viewer_name} is live for 24 hours.`;
   });
-  const retry = outcome.status === 403 || outcome.status === 429 ? { requestId: Number(c.req.param("id")), viewerName: input.viewer_name, viewerChannel: input.viewer_channel } : undefined;
+  const retry = outcome.status === 403 || outcome.status === 429 ? { requestId, viewerName: input.viewer_name, viewerChannel: input.viewer_channel } : undefined;
   c.header("cache-control", "no-store");
   return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} grantToken={token} pending={retry} />, outcome.status, outcome.headers);
 });
@@ -349,7 +384,9 @@ pages.post("/settings/grants/:id/revoke", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenantId = await sessionTenant(c);
   if (!tenantId) return c.redirect("/signin", 303);
-  const grant = await revokeGrant(c.env.INDEX_DB, tenantId, Number(c.req.param("id")), new Date());
+  const grantId = idOf(c);
+  if (grantId === null) return c.html(<Settings env={c.env} tenant={tenantId} notice={NOT_AN_ID} />, 400);
+  const grant = await revokeGrant(c.env.INDEX_DB, tenantId, grantId, new Date());
   const notice = grant ? `The grant to ${grant.viewer_name} is revoked.` : "You have no such grant.";
   return c.html(<Settings env={c.env} tenant={tenantId} notice={notice} />, grant ? 200 : 404);
 });
@@ -358,9 +395,12 @@ pages.post("/settings/messages", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenantId = await sessionTenant(c);
   if (!tenantId) return c.redirect("/signin", 303);
-  const body = String((await c.req.parseBody()).body ?? "").trim().slice(0, 1600);
+  const typed = String((await formOf(c)).body ?? "");
+  const refused = textNotice("reply", typed, "multi");
+  if (refused) return c.html(<Settings env={c.env} tenant={tenantId} notice={refused} />, 400);
+  const body = typed.trim().slice(0, 1600);
   if (body === "") return c.html(<Settings env={c.env} tenant={tenantId} notice="Write the reply first." />, 400);
-  await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`);
+  settle(await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`));
   return c.html(<Settings env={c.env} tenant={tenantId} notice="The draft is saved; it is sent only when you release it." />, 201);
 });
 
@@ -368,8 +408,10 @@ pages.post("/settings/messages/:id/release", async (c) => {
   requireSameOrigin(c.req.raw);
   const tenantId = await sessionTenant(c);
   if (!tenantId) return c.redirect("/signin", 303);
+  const messageId = idOf(c);
+  if (messageId === null) return c.html(<Settings env={c.env} tenant={tenantId} notice={NOT_AN_ID} />, 400);
   const outcome = await refusalNotice(async () => {
-    const sent = await releaseDraft(c.env, tenantId, Number(c.req.param("id")), `human:${tenantId}`);
+    const sent = await releaseDraft(c.env, tenantId, messageId, `human:${tenantId}`);
     return sent === "sent" ? "The reply is sent." : "The reply could not be sent; it is listed as failed.";
   });
   return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} />, outcome.status);

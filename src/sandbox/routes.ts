@@ -11,21 +11,23 @@ import { startSession } from "../auth/sessions";
 import { findTenant, signUp, TENANT_SLUG } from "../auth/tenants";
 import { mintToken } from "../auth/tokens";
 import { ledgerOf, sandboxOn, type Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, settle } from "../errors";
 import { requireJsonBody } from "../http/json-body";
 import { isoDateSchema } from "../endpoints/shared";
+import { wellFormed } from "../input/control-characters";
+import { subCentProblem } from "../input/numbers";
 import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
 import { E164 } from "../providers/sms/types";
-import { FLOOR_READS } from "../ledger/floor";
 import { faceFor } from "../ledger/face";
 import { receiveInboundSms } from "../messages/sms";
 import { providerAccountSchema, providerTransactionSchema, removedTransactionSchema } from "../providers/bank/types";
+import { TIERS } from "../tiers";
 
 const newTenantBody = z.object({
   tenant: z.string().regex(TENANT_SLUG, "a slug of 3 to 40 characters: a-z, 0-9 and -"),
-  tier: z.enum(["free", "paid"]).default("paid"),
+  tier: z.enum(TIERS).default("paid"),
   visible_from: isoDateSchema.nullish(),
   phone: z.string().regex(E164, "an E.164 phone number").default("+15555550100"),
   sms: z.boolean().default(true),
@@ -33,10 +35,26 @@ const newTenantBody = z.object({
   password: z.string().min(8).max(200).optional(),
 });
 
+/**
+ * A line delivered at the sandbox bank: what the aggregator may send, with the typed
+ * values held to our own input rules, since a person or a test wrote them here: whole
+ * cents (12.345 is refused, never rounded) and dates from 1900-01-01. The bank's text
+ * (name, merchant) is taken as a bank would print it, control characters and all: it is
+ * stored as received and made safe where it is shown.
+ */
+const sandboxTransactionSchema = providerTransactionSchema.extend({
+  amount: providerTransactionSchema.shape.amount.superRefine((dollars, ctx) => {
+    const problem = subCentProblem(dollars);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { code: "sub_cent_amount" } });
+  }),
+  date: isoDateSchema,
+  authorized_date: isoDateSchema.nullish(),
+});
+
 const bankChangesBody = z.object({
   accounts: z.array(providerAccountSchema).max(1000).optional(),
-  added: z.array(providerTransactionSchema).max(5000).optional(),
-  modified: z.array(providerTransactionSchema).max(5000).optional(),
+  added: z.array(sandboxTransactionSchema).max(5000).optional(),
+  modified: z.array(sandboxTransactionSchema).max(5000).optional(),
   removed: z.array(removedTransactionSchema).max(5000).optional(),
 });
 
@@ -57,7 +75,7 @@ sandbox.post("/tenants", async (c) => {
     { tenant: body.tenant, tier: body.tier, visibleFrom: body.visible_from ?? null, phone: body.phone, smsEnabled: body.sms, password },
     now,
   );
-  if (body.bank) await ledgerOf(c.env, body.tenant).connectBank("sandbox", "");
+  if (body.bank) settle(await ledgerOf(c.env, body.tenant).connectBank("sandbox", ""));
   const session = await startSession(c.env.INDEX_DB, body.tenant, now);
   const readWrite = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-write", "read_write", now);
   const readOnly = await mintToken(c.env.INDEX_DB, body.tenant, "sandbox read-only", "read_only", now);
@@ -81,7 +99,18 @@ sandbox.get("/tenants/:tenant/outbox", async (c) => {
   return c.json({ messages: await sandboxOutboxOf(c.env.INDEX_DB, tenant) });
 });
 
-const inboundSmsBody = z.object({ body: z.string().min(1).max(1600) });
+/**
+ * The customer's text as the carrier would deliver it: form-encoded UTF-8, so control
+ * characters can arrive (they are stored as received, like bank text) and a lone
+ * surrogate cannot (refused, as our own input).
+ */
+const inboundSmsBody = z.object({
+  body: z
+    .string()
+    .min(1)
+    .max(1600)
+    .refine((text) => wellFormed(text) === text, { message: "contains a lone surrogate, which no carrier's UTF-8 can carry", params: { code: "lone_surrogate" } }),
+});
 
 /** The customer texting in: the carrier's webhook call, signed as the carrier signs it, through the webhook's own code. */
 sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {
@@ -98,36 +127,6 @@ sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {
   };
   await receiveInboundSms(c.env, url, params, await carrierSignature(SANDBOX_CARRIER_AUTH_TOKEN, url, params));
   return c.json({ received: true, message_sid: params.MessageSid }, 202);
-});
-
-const floorBody = z.object({
-  read: z.enum(FLOOR_READS),
-  args: z
-    .object({
-      filter: z.object({ from: z.string().optional(), to: z.string().optional(), cat: z.string().optional(), q: z.string().optional() }).optional(),
-      page: z.number().int().min(1).optional(),
-      perPage: z.number().int().min(1).max(100).optional(),
-      asOf: z.string().optional(),
-      days: z.number().int().min(1).max(365).optional(),
-    })
-    .default({}),
-  iterations: z.number().int().min(1).max(10_000).default(50),
-});
-
-/** The benchmark's floor: a read's domain code timed inside the tenant's object (`npm run bench`). */
-sandbox.post("/tenants/:tenant/floor", async (c) => {
-  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
-  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
-  const body = parse(floorBody, jsonOf(await c.req.text()));
-  const ms = await ledgerOf(c.env, tenant.id).floor(faceFor(tenant), body.read, body.args, body.iterations);
-  return c.json({ read: body.read, ms_per_call: ms, iterations: body.iterations });
-});
-
-/** The ledger's invariants checked over the whole tenant (`npm run soak`): an empty list is a healthy ledger. */
-sandbox.get("/tenants/:tenant/invariants", async (c) => {
-  const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
-  if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
-  return c.json({ broken: await ledgerOf(c.env, tenant.id).brokenInvariants() });
 });
 
 /** The body's JSON; requireJsonBody has already refused a body that does not parse. */

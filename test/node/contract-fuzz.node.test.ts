@@ -192,7 +192,14 @@ describe("every operation, fuzzed", () => {
           const documented = op.responses[status];
           expect(documented, `${where}\n(undocumented status; documented: ${Object.keys(op.responses).join(", ")})`).toBeDefined();
           const type = (answer.headers.get("content-type") ?? "").split(";")[0]!;
-          if (answer.status >= 400) expect(type, where).toBe("application/problem+json");
+          if (answer.status >= 400) {
+            expect(type, where).toBe("application/problem+json");
+            // One code per kind of refusal: a refused input is named, a body that is not JSON or not declared JSON has its own code.
+            const code = JSON.parse(text).code;
+            if (answer.status === 400) expect(["invalid_request", "malformed_json"], where).toContain(code);
+            if (answer.status === 415) expect(code, where).toBe("unsupported_media_type");
+            expect(code, where).not.toMatch(/^http_|^malformed_request$/);
+          }
           const schema = documented!.content?.[type]?.schema;
           if (/json/.test(type)) {
             expect(schema, `${where}\n(no schema documented for ${type})`).toBeDefined();

@@ -78,7 +78,7 @@ describe("accounting-bank.csv read by hledger", () => {
     const added = Array.from({ length: LINES }, (_, i) => ({
       transaction_id: `h${i}`,
       account_id: "acc_checking",
-      amount: ((i % 7) - 3) * 101.37 + i / 100,
+      amount: (((i % 7) - 3) * 10137 + i) / 100, // whole cents, as the sandbox bank takes them
       date: `2026-${String(9 + (i % 3)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`,
       name: i % 20 === 1 ? HOSTILE[((i - 1) / 20) % HOSTILE.length]!.name : i % 5 === 0 ? `CLIENT "${i}", LLC` : `VENDOR ${i}`,
       pending: i === 7,

@@ -4,7 +4,7 @@
  * way in), the request sent next on the keep-alive connection that asked for the sync is
  * answered, and no request goes unanswered. Against the real service (wrangler dev), where
  * the bank, the queue and every tenant share one runtime: without the watcher's pacing
- * (src/sync/pacing.ts) no request is even read until the job ends.
+ * (src/watcher/pacing.ts) no request is even read until the job ends.
  * Not timed: the proof is what the answers say, not how fast they came.
  */
 import http from "node:http";

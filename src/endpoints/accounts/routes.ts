@@ -1,3 +1,4 @@
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { accountsResponse } from "./schema";
 
@@ -13,6 +14,6 @@ export const listAccounts = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The sub-accounts.", schema: accountsResponse },
   async handler({ ledger, face }) {
-    return { accounts: await ledger.accounts(face) };
+    return { accounts: settle(await ledger.accounts(face)) };
   },
 });

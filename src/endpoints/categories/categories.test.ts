@@ -1,8 +1,9 @@
+import { settle } from "../../errors";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app";
 import { addDays, booksDate } from "../../clock";
-import { recordHumanJudgement } from "../../ledger/judgements";
+import { recordHumanJudgement } from "../../ledger/books/judgements";
 import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const newCategory = (t: SandboxTenant, name: string, header: string, credential = rw(t)) =>
@@ -212,7 +213,7 @@ describe("create_categories", () => {
     expect(answer.headers.get("content-type")).toBe("application/problem+json");
     expect(answer.body).toEqual({
       type: "urn:ledger:problem:ledger_refusal",
-      title: "Conflict",
+      title: "Ledger refusal",
       status: 409,
       code: "ledger_refusal",
       detail: single.body.detail,
@@ -323,7 +324,7 @@ describe("list_categories", () => {
     await judgeByDescription(free, "FRESH LINE", "Supplies");
     // The old line is before the free tier's window: find and judge it through the ledger directly.
     const vault = { tier: "paid" as const, visibleFrom: null, windowHours: null, effectiveFrom: null, today };
-    const old = (await ledgerOf(free).listTransactions(vault, { q: "OLD LINE" }, 1, 10)).rows[0]!;
+    const old = (settle(await ledgerOf(free).listTransactions(vault, { q: "OLD LINE" }, 1, 10))).rows[0]!;
     // Off the free tier's face, so no API call can reach it: judged straight in the vault.
     await runInDurableObject(ledgerOf(free), (ledger) => recordHumanJudgement(ledger.db, old.src_id, "Old Stuff", `human:${free.tenant}`, new Date().toISOString()));
     const answer = await api(rw(free), "/api/v1/categories");

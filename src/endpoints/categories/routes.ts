@@ -1,6 +1,5 @@
 import { switchOn, type Env } from "../../env";
-import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
+import { ApiError, settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import {
   categoryTotalsResponse,
@@ -14,13 +13,13 @@ import {
 /** The deployment switches: off, the taxonomy read or the new-category verbs answer 404. */
 function requireTaxonomyRead(env: Env): void {
   if (!switchOn(env.TAXONOMY_READ)) {
-    throw new ApiError(404, "taxonomy_read_disabled", "This deployment does not enable the taxonomy read (the TAXONOMY_READ switch is off).");
+    throw new ApiError("taxonomy_read_disabled", "This deployment does not enable the taxonomy read (the TAXONOMY_READ switch is off).");
   }
 }
 
 function requireCategoryVerbs(env: Env): void {
   if (!switchOn(env.CATEGORY_VERBS)) {
-    throw new ApiError(404, "category_verbs_disabled", "This deployment does not enable the new-category verbs (the CATEGORY_VERBS switch is off).");
+    throw new ApiError("category_verbs_disabled", "This deployment does not enable the new-category verbs (the CATEGORY_VERBS switch is off).");
   }
 }
 
@@ -38,7 +37,7 @@ export const listCategories = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The category aggregate.", schema: categoryTotalsResponse },
   async handler({ ledger, face }) {
-    return { categories: await ledger.categoryTotals(face) };
+    return { categories: settle(await ledger.categoryTotals(face)) };
   },
 });
 
@@ -55,10 +54,10 @@ export const listCategoryTaxonomy = defineEndpoint({
     "header. 404 when the deployment does not enable the read.",
   credential: "read",
   success: { status: 200, description: "The live taxonomy.", schema: taxonomyResponse },
-  errors: { 404: "The deployment does not enable the taxonomy read (`taxonomy_read_disabled`)." },
+  errors: { taxonomy_read_disabled: "The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`)." },
   async handler({ env, ledger }) {
     requireTaxonomyRead(env);
-    return { categories: await ledger.taxonomy() };
+    return { categories: settle(await ledger.taxonomy()) };
   },
 });
 
@@ -78,14 +77,12 @@ export const createCategory = defineEndpoint({
   body: newCategoryBody,
   success: { status: 200, description: "The category as it stands.", schema: newCategoryResponse },
   errors: {
-    404: "The deployment does not enable the new-category verbs (`category_verbs_disabled`).",
-    409: "The ledger refused: the name already lives under another header. `detail` is the ledger's words verbatim.",
+    category_verbs_disabled: "The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`).",
+    ledger_refusal: "The name already lives under another header; `detail` is the ledger's words verbatim.",
   },
   async handler({ env, ledger, caller, body }) {
     requireCategoryVerbs(env);
-    const outcome = await ledger.createCategory({ name: body.name, header: body.header }, caller.actor);
-    if (isRefusal(outcome)) throw ApiError.ledgerRefusal(outcome.refused);
-    return { category: outcome };
+    return { category: settle(await ledger.createCategory({ name: body.name, header: body.header }, caller.actor)) };
   },
 });
 
@@ -114,16 +111,15 @@ export const createCategories = defineEndpoint({
   body: newCategoriesBody,
   success: { status: 200, description: "Every row landed.", schema: newCategoriesResponse },
   errors: {
-    404: "The deployment does not enable the new-category verbs (`category_verbs_disabled`).",
-    409: "The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it.",
+    category_verbs_disabled: "The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`).",
+    ledger_refusal: "The ledger refused a row: `detail` is its words verbatim, `row` the refused row's index, `created` the rows created before it.",
   },
   async handler({ env, ledger, caller, body }) {
     requireCategoryVerbs(env);
     const rows = body.categories.map((c) => ({ name: c.name, header: c.header }));
     const outcome = await ledger.createCategories(rows, caller.actor);
-    if (outcome.refusal) {
-      throw ApiError.bulkRefusal(outcome.refusal.row, outcome.refusal.refused, newCategoriesResponse.shape.created.parse(outcome.created));
-    }
-    return { created: outcome.created };
+    // The rows created before a refusal are answered as documented, like the rows of a success.
+    if (!outcome.ok && outcome.refusal.kind === "refused") outcome.refusal.created = newCategoriesResponse.shape.created.parse(outcome.refusal.created);
+    return { created: settle(outcome) };
   },
 });

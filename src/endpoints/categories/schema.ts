@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { categoryNameProblem } from "../../ledger/categories";
+import { categoryNameProblem } from "../../ledger/books/categories";
+import { singleLineText } from "../shared";
 
 /** Rows one create_categories call may carry. */
 export const CATEGORIES_BULK_CAP = 100;
@@ -15,8 +16,7 @@ export const headerKeySchema = z.enum(["cogs", "expense", "income", "draw", "tra
  * A name for a new category: 1 to 100 characters, and not one of the queue's labels
  * (`uncategorised`, `uncategorized`), which mean "no category" and cannot be created.
  */
-const categoryNameSchema = z
-  .string()
+const categoryNameSchema = singleLineText()
   .min(1)
   .max(100)
   .superRefine((name, ctx) => {

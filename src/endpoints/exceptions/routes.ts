@@ -1,5 +1,4 @@
-import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { PER_PAGE_CAP } from "../shared";
 import { adjudicateBody, adjudicateResponse, listExceptionsQuery, listExceptionsResponse } from "./schema";
@@ -20,7 +19,7 @@ export const listExceptions = defineEndpoint({
   success: { status: 200, description: "A page of the exceptions, newest first.", schema: listExceptionsResponse },
   async handler({ ledger, face, query }) {
     const perPage = Math.min(query.per_page, PER_PAGE_CAP);
-    const { exceptions, total } = await ledger.listExceptions(face, query.page, perPage);
+    const { exceptions, total } = settle(await ledger.listExceptions(face, query.page, perPage));
     return { exceptions, page: query.page, per_page: perPage, total };
   },
 });
@@ -38,12 +37,9 @@ export const adjudicate = defineEndpoint({
   credential: "write",
   body: adjudicateBody,
   success: { status: 200, description: "The op, the rule minted and the line as it now reads.", schema: adjudicateResponse },
-  errors: { 404: "The tenant holds no such line.", 409: "The line is no exception, or the rule does not match it." },
+  errors: { not_found: "The tenant holds no such line.", ledger_refusal: "The line is no exception, or the rule does not match it." },
   async handler({ ledger, face, body, caller }) {
     const { a_id, ...rule } = body;
-    const outcome = await ledger.adjudicate(face, a_id, rule, caller.actor);
-    if (!outcome) throw ApiError.notFound(`This tenant holds no line A:${a_id}.`);
-    if (isRefusal(outcome)) throw ApiError.ledgerRefusal(outcome.refused);
-    return { op_seq: outcome.op_seq, rule: outcome.rule, row: (await ledger.row(face, "A", a_id))! };
+    return settle(await ledger.adjudicate(face, a_id, rule, caller.actor));
   },
 });

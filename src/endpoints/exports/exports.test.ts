@@ -209,8 +209,8 @@ describe("export_books with bank text a spreadsheet would run, or that carries c
   it("keeps the books as the bank sent them: only the files show the text differently", async () => {
     const answer = await SELF.fetch(`${BASE}/api/v1/transactions?per_page=100`, { headers: { authorization: `Bearer ${t.tokens.read_only}` } });
     const raw = await answer.text();
-    // JSON escapes C0 controls; C1 controls are valid JSON and come as they are.
-    expect(raw).toContain("NUL\\u0000ESC\\u001b[31mNEL\u0085CSI\u009bEND");
+    // JSON escapes every control, C1 included (src/http/json-controls.ts); it reads back as sent.
+    expect(raw).toContain("NUL\\u0000ESC\\u001b[31mNEL\\u0085CSI\\u009bEND");
     const stored = JSON.parse(raw).rows.map((r: any) => r.description).reverse();
     expect(JSON.stringify(stored)).toBe(JSON.stringify(HOSTILE.map((l) => l.name)));
   });

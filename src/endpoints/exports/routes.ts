@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors";
+import { ApiError, settle } from "../../errors";
 import { exportFileStream, exportView, requestExport } from "../../exports/export-books";
 import { defineDownload, defineEndpoint } from "../define";
 import { exportAnswer, exportBooksBody, exportFileParams, exportIdParams } from "./schema";
@@ -22,11 +22,11 @@ export const exportBooks = defineEndpoint({
   body: exportBooksBody,
   success: { status: 200, description: "A bundle receipt or a resync op.", schema: exportAnswer },
   errors: {
-    404: "`destination_id` names no live destination of this tenant.",
-    503: "`destination_id` was given but the destination list could not be read; nothing was pushed.",
+    not_found: "`destination_id` names no live destination of this tenant.",
+    destinations_unreadable: "`destination_id` was given but the destination list could not be read; nothing was pushed.",
   },
   async handler({ env, ledger, caller, face, now, origin, body }) {
-    const context = { d1: env.INDEX_DB, queue: env.SYNC_QUEUE, ledger, tenant: caller.tenant.id, actor: caller.actor, face, now, origin };
+    const context = { d1: env.INDEX_DB, queue: env.JOB_QUEUE, ledger, tenant: caller.tenant.id, actor: caller.actor, face, now, origin };
     return requestExport(context, body.destination_id);
   },
 });
@@ -43,9 +43,9 @@ export const getExport = defineEndpoint({
   credential: "read",
   params: exportIdParams,
   success: { status: 200, description: "The export.", schema: exportAnswer },
-  errors: { 404: "This tenant made no such export." },
+  errors: { not_found: "This tenant made no such export." },
   async handler({ ledger, params, origin }) {
-    const found = await ledger.exportRecord(params.export_id);
+    const found = settle(await ledger.exportRecord(params.export_id));
     if (!found) throw ApiError.notFound(`This tenant made no export ${params.export_id}.`);
     return exportView(found.record, found.pushes, origin);
   },
@@ -81,9 +81,9 @@ export const getExportFile = defineDownload({
       "text/plain": "accounting.iif: tab-delimited (CRLF line ends).",
     },
   },
-  errors: { 404: "This tenant made no such export." },
+  errors: { not_found: "This tenant made no such export." },
   async handler({ ledger, params }) {
-    if (!(await ledger.exportRecord(params.export_id))) throw ApiError.notFound(`This tenant made no export ${params.export_id}.`);
+    if (!(settle(await ledger.exportRecord(params.export_id)))) throw ApiError.notFound(`This tenant made no export ${params.export_id}.`);
     return { body: exportFileStream(ledger, params.export_id, params.file), mediaType: MEDIA_TYPE[params.file], filename: params.file };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { EXPORT_FILES } from "../../ledger/export/snapshot";
+import { EXPORT_FILES } from "../../ledger/reports/export/snapshot";
+import { paramInteger } from "../shared";
 
 export const exportBooksBody = z
   .object({
@@ -11,7 +12,7 @@ export const exportBooksBody = z
   .openapi("ExportBooksRequest");
 
 export const exportIdParams = z.object({
-  export_id: z.coerce.number().int().min(1).openapi({ param: { name: "export_id", in: "path" }, description: "The export's id (a receipt's `export_id` or a resync op's `op_id`).", example: 12 }),
+  export_id: paramInteger().openapi({ param: { name: "export_id", in: "path" }, description: "The export's id (a receipt's `export_id` or a resync op's `op_id`).", example: 12 }),
 });
 
 export const exportFileParams = exportIdParams.extend({

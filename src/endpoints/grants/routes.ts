@@ -1,5 +1,5 @@
 import { confirmGrant, listGrants, offerGrant, revokeGrant, stampRead } from "../../auth/grants";
-import { ApiError } from "../../errors";
+import { ApiError, settle } from "../../errors";
 import { carrierFor } from "../../providers/sms";
 import type { z } from "@hono/zod-openapi";
 import { defineEndpoint, JsonAnswer } from "../define";
@@ -30,7 +30,11 @@ export const offerAuditorGrant = defineEndpoint({
   credential: "session",
   body: offerBody,
   success: { status: 200, description: "The request is filed and the code texted.", schema: offerResponse },
-  errors: { 503: "No outbound SMS credential (checked before anything is filed), or the text could not be sent." },
+  errors: {
+    sms_unavailable: "No outbound SMS credential (checked before anything is filed).",
+    grant_key_missing: "No key for grant codes (checked before anything is filed).",
+    sms_send_failed: "The code could not be texted; offer the grant again.",
+  },
   async handler({ env, caller, body, now }) {
     return offerGrant(env, caller.tenant, carrierFor(env, caller.tenant), body, now);
   },
@@ -54,9 +58,13 @@ export const confirmAuditorGrant = defineEndpoint({
   body: confirmBody,
   success: { status: 200, description: "The grant is live.", schema: confirmResponse },
   errors: {
-    403: "The code, the name or the request is refused; `code` names why.",
-    404: "This tenant filed no such request.",
-    429: "Too many failed confirmations from this client lately (`too_many_requests`); `Retry-After` says when to try again.",
+    request_used: "The request was confirmed already.",
+    request_expired: "The request is past its time to confirm.",
+    too_many_attempts: "The request has spent its attempts at the code.",
+    name_mismatch: "The viewer's name differs from the offer's.",
+    code_wrong: "The code (or the viewer's channel) does not match.",
+    not_found: "This tenant filed no such request.",
+    too_many_requests: "Too many failed confirmations from this client lately.",
   },
   async handler({ env, caller, params, body, now, address }) {
     return confirmGrant(env, caller.tenant.id, params.request_id, body, now, address);
@@ -79,10 +87,10 @@ export const revokeAuditorGrant = defineEndpoint({
   body: revokeBody,
   bodyRequired: false,
   success: { status: 200, description: "The revoked grant.", schema: grantResponse },
-  errors: { 404: "This tenant has no such grant." },
+  errors: { not_found: "This tenant has no such grant." },
   async handler({ env, caller, params, body, now }) {
     if (body?.grant_id !== undefined && body.grant_id !== params.grant_id) {
-      throw new ApiError(400, "grant_id_mismatch", `The body's grant_id (${body.grant_id}) is not the path's (${params.grant_id}).`);
+      throw ApiError.pathBodyMismatch(["grant_id"]);
     }
     const grant = await revokeGrant(env.INDEX_DB, caller.tenant.id, params.grant_id, now);
     if (!grant) throw ApiError.notFound(`This tenant has no grant ${params.grant_id}.`);
@@ -121,7 +129,7 @@ export const getAuditorView = defineEndpoint({
   async handler({ env, caller, ledger, face, now }) {
     const grant = caller.grant!;
     // The stamp and the read are independent: one waits for D1, the other for the object.
-    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id)]);
+    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id).then((outcome) => settle(outcome))]);
     return new JsonAnswer<z.input<typeof auditorViewResponse>>(view);
   },
 });

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { E164 } from "../../providers/sms/types";
+import { paramInteger, singleLineText } from "../shared";
 
-const viewerName = z.string().trim().min(1).max(100).openapi({ description: "Who may look: shown in the customer's audit list.", example: "Dana Whitfield, CPA" });
+const viewerName = singleLineText().trim().min(1).max(100).openapi({ description: "Who may look: shown in the customer's audit list.", example: "Dana Whitfield, CPA" });
 const viewerChannel = z
   .string()
   .regex(E164, "an E.164 phone number, e.g. +15555550123")
@@ -14,7 +15,7 @@ export const offerResponse = z
   .openapi("GrantOfferReceipt");
 
 export const requestParams = z.object({
-  request_id: z.coerce.number().int().min(1).openapi({ param: { name: "request_id", in: "path" }, description: "The grant request's id.", example: 7 }),
+  request_id: paramInteger().openapi({ param: { name: "request_id", in: "path" }, description: "The grant request's id.", example: 7 }),
 });
 
 export const confirmBody = z
@@ -49,7 +50,7 @@ export const confirmResponse = z
   .openapi("GrantConfirmed");
 
 export const grantParams = z.object({
-  grant_id: z.coerce.number().int().min(1).openapi({ param: { name: "grant_id", in: "path" }, description: "The grant's id.", example: 3 }),
+  grant_id: paramInteger().openapi({ param: { name: "grant_id", in: "path" }, description: "The grant's id.", example: 3 }),
 });
 
 export const revokeBody = z

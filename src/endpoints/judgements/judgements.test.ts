@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { labels } from "../../ledger/schema";
+import { labels } from "../../ledger/store/schema";
 import { api, CHECKING, createTenant, deliver, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 async function rowsOf(t: SandboxTenant): Promise<any[]> {

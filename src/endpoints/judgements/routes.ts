@@ -1,18 +1,7 @@
-import { ApiError } from "../../errors";
-import { isRefusal } from "../../ledger/refusal";
-import type { JudgementOutcome } from "../../ledger/judgements";
-import type { Call } from "../define";
+import { ApiError, settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { lineParams } from "../transactions/schema";
 import { categorizeBody, judgementResponse, labelBody } from "./schema";
-
-/** The line after a judgement, or the ledger's refusal / a 404. */
-async function judged(call: Pick<Call<unknown, unknown, unknown>, "ledger" | "face">, side: "A" | "B", srcId: number, outcome: JudgementOutcome) {
-  if (outcome === undefined || outcome === null) throw ApiError.notFound(`This tenant holds no line ${side}:${srcId}.`);
-  if (isRefusal(outcome)) throw ApiError.ledgerRefusal(outcome.refused);
-  const row = await call.ledger.row(call.face, side, srcId);
-  return { op_seq: outcome.op_seq, row: row! };
-}
 
 export const categorize = defineEndpoint({
   operationId: "categorize",
@@ -27,10 +16,10 @@ export const categorize = defineEndpoint({
   credential: "write",
   body: categorizeBody,
   success: { status: 200, description: "The op and the line as it now reads.", schema: judgementResponse },
-  errors: { 404: "The tenant holds no such line.", 409: "The ledger refuses judgements on side B." },
+  errors: { not_found: "The tenant holds no such line.", ledger_refusal: "The ledger refuses judgements on side B." },
   async handler(call) {
     const { side, src_id, category } = call.body;
-    return judged(call, side, src_id, await call.ledger.categorize(call.face, side, src_id, category, call.caller.actor));
+    return settle(await call.ledger.categorize(call.face, side, src_id, category, call.caller.actor));
   },
 });
 
@@ -48,7 +37,7 @@ export const labelTransaction = defineEndpoint({
   params: lineParams,
   body: labelBody,
   success: { status: 200, description: "The op and the line as it now reads.", schema: judgementResponse },
-  errors: { 404: "The tenant holds no such line.", 409: "The ledger refuses judgements on side B." },
+  errors: { not_found: "The tenant holds no such line.", ledger_refusal: "The ledger refuses judgements on side B." },
   async handler(call) {
     const { side, src_id } = call.params;
     const mismatched = [
@@ -56,14 +45,8 @@ export const labelTransaction = defineEndpoint({
       ...(call.body.src_id !== undefined && call.body.src_id !== src_id ? ["src_id"] : []),
     ];
     if (mismatched.length > 0) {
-      throw new ApiError(
-        400,
-        "path_body_mismatch",
-        `The body names ${mismatched.join(" and ")} other than the path does; send the path's values or leave them out.`,
-        mismatched.map((field) => ({ field: `body.${field}`, message: `must equal the path's ${field}`, code: "path_body_mismatch" })),
-      );
+      throw ApiError.pathBodyMismatch(mismatched);
     }
-    const outcome = await call.ledger.label(call.face, side, src_id, { category: call.body.category, reason: call.body.reason ?? null }, call.caller.actor);
-    return judged(call, side, src_id, outcome);
+    return settle(await call.ledger.label(call.face, side, src_id, { category: call.body.category, reason: call.body.reason ?? null }, call.caller.actor));
   },
 });

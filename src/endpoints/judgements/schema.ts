@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { rowSchema, sideSchema } from "../shared";
+import { multiLineText, rowSchema, sideSchema, singleLineText } from "../shared";
 
-const categoryField = z.string().trim().min(1).max(100).openapi({
+const categoryField = singleLineText().trim().min(1).max(100).openapi({
   description: "The category; `uncategorised` (or `uncategorized`) puts the line back in the queue.",
   example: "Meals",
 });
@@ -14,7 +14,7 @@ export const categorizeBody = z.object({
 
 export const labelBody = z.object({
   category: categoryField.openapi({ description: "The category the books should have given the line.", example: "Meals" }),
-  reason: z.string().max(1000).optional().openapi({ description: "Why, stored as the label's provenance.", example: "Client lunch, not office coffee" }),
+  reason: multiLineText().max(1000).optional().openapi({ description: "Why, stored as the label's provenance.", example: "Client lunch, not office coffee" }),
   side: sideSchema.optional().openapi({ description: "May repeat the path's side; must agree with it." }),
   src_id: z.number().int().min(1).optional().openapi({ description: "May repeat the path's src_id; must agree with it.", example: 42 }),
 });

@@ -1,3 +1,4 @@
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { booksSummaryResponse, visibilityResponse } from "./schema";
 
@@ -13,7 +14,7 @@ export const getMe = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The summary.", schema: booksSummaryResponse },
   async handler({ ledger, face, caller }) {
-    const summary = await ledger.summary(face);
+    const summary = settle(await ledger.summary(face));
     return {
       ...summary,
       // An auditor token never gets here (its only endpoint is the auditor view).
@@ -35,6 +36,6 @@ export const getVisibility = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The visibility object.", schema: visibilityResponse },
   async handler({ ledger, face }) {
-    return ledger.visibility(face);
+    return settle(await ledger.visibility(face));
   },
 });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { TIERS } from "../../tiers";
 
 const count = (description: string, example: number) => z.number().int().openapi({ description, example });
 
@@ -37,7 +38,7 @@ export const booksSummaryResponse = z
 export const visibilityResponse = z
   .object({
     visible_from: z.string().nullable().openapi({ description: "Floor stored at sign-up; it never moves.", example: "2026-01-01" }),
-    tier: z.enum(["free", "paid"]).openapi({ description: "The tenant's tier.", example: "paid" }),
+    tier: z.enum(TIERS).openapi({ description: "The tenant's tier.", example: "paid" }),
     window_hours: z.number().int().nullable().openapi({ description: "The free tier's rolling window (48), or null.", example: null }),
     effective_from: z.string().nullable().openapi({
       description: "The floor in force: whichever of `visible_from` and the window's start is later; null = no floor.",

@@ -1,3 +1,4 @@
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { MESSAGES_CAP, messagesQuery, messagesResponse } from "./schema";
 
@@ -15,7 +16,7 @@ export const getMessages = defineEndpoint({
   query: messagesQuery,
   success: { status: 200, description: "The messages.", schema: messagesResponse },
   async handler({ ledger, query }) {
-    const messages = await ledger.messages(Math.min(query.limit, MESSAGES_CAP));
+    const messages = settle(await ledger.messages(Math.min(query.limit, MESSAGES_CAP)));
     return { messages, count: messages.length };
   },
 });

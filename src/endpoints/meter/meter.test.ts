@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CAP_TIERS, monthOf, recordMeter, setCapOverride } from "../../index-db/meter";
+import { monthOf, recordMeter, setCapOverride } from "../../index-db/meter";
+import { TAIL_SPEND_CAPS } from "../../tiers";
 import { api, createTenant, ro, rw, session } from "../../../test/fixtures/sandbox";
 
 /** Mid-month, `back` calendar months before the current America/Chicago month. */
@@ -19,7 +20,7 @@ describe("get_meter", () => {
     await recordMeter(env.INDEX_DB, t.tenant, monthsAgo(2), { calls: 1, millicents: null, linesSentToApi: 3 });
     const answer = await api(ro(t), "/api/v1/meter");
     expect(answer.status).toBe(200);
-    const cap = { cap_tier: "paid", cap_millicents_month: CAP_TIERS.paid, cap_source: "tier_table" };
+    const cap = { cap_tier: "paid", cap_millicents_month: TAIL_SPEND_CAPS.paid, cap_source: "tier_table" };
     expect(answer.body).toEqual({
       months: [
         { month: monthOf(new Date()), calls: 1, millicents: 40, unpriced_calls: 0, lines_resolved_local: 30, lines_sent_to_api: 9, ...cap, mode: "interactive" },

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CAP_TIERS } from "../../index-db/meter";
+import { TAIL_SPEND_CAPS } from "../../tiers";
 import { cappedInt } from "../shared";
 
 export const METER_MONTHS_CAP = 120;
@@ -21,7 +21,7 @@ const meterMonthSchema = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: `The monthly cap in force now, in millicents (free ${CAP_TIERS.free.toLocaleString("en-US")}, paid ${CAP_TIERS.paid.toLocaleString("en-US")} unless overridden); null when none is known.`, example: CAP_TIERS.paid }),
+      .openapi({ description: `The monthly cap in force now, in millicents (free ${TAIL_SPEND_CAPS.free.toLocaleString("en-US")}, paid ${TAIL_SPEND_CAPS.paid.toLocaleString("en-US")} unless overridden); null when none is known.`, example: TAIL_SPEND_CAPS.paid }),
     cap_source: z.enum(["tenant_override", "tier_table"]).nullable().openapi({
       description: "Where the cap comes from: `tenant_override` (an operator set this tenant's own cap) or `tier_table` (the tier's cap); null when none is known.",
       example: "tier_table",
@@ -42,7 +42,7 @@ const EXAMPLE_MONTH = {
   lines_resolved_local: 310,
   lines_sent_to_api: 41,
   cap_tier: "paid",
-  cap_millicents_month: CAP_TIERS.paid,
+  cap_millicents_month: TAIL_SPEND_CAPS.paid,
   cap_source: "tier_table" as const,
   mode: "interactive" as const,
 };

@@ -1,6 +1,6 @@
 import { booksDate } from "../../clock";
-import { ApiError } from "../../errors";
-import type { PnlReport } from "../../ledger/pnl";
+import { ApiError, settle } from "../../errors";
+import type { PnlReport } from "../../ledger/reports/pnl";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 
@@ -18,12 +18,12 @@ export const getPnlRolling = defineEndpoint({
   credential: "read",
   query: pnlQuery,
   success: { status: 200, description: "The report.", schema: pnlReportSchema },
-  errors: { 403: "`tenant` names a tenant other than the credential's own." },
+  errors: { tenant_mismatch: "`tenant` names a tenant other than the credential's own." },
   async handler({ ledger, face, query, caller, now }) {
     if (query.tenant !== undefined && query.tenant !== caller.tenant.id) {
-      throw new ApiError(403, "tenant_mismatch", "`tenant` must be the credential's own tenant; omit it and the credential decides.");
+      throw new ApiError("tenant_mismatch", "`tenant` must be the credential's own tenant; omit it and the credential decides.");
     }
-    return new JsonAnswer<PnlReport>(await ledger.pnlRollingJson(face, query.as_of ?? booksDate(now)));
+    return new JsonAnswer<PnlReport>(settle(await ledger.pnlRollingJson(face, query.as_of ?? booksDate(now))));
   },
 });
 
@@ -42,12 +42,12 @@ export const recordPnlParity = defineEndpoint({
   credential: "write",
   body: parityBody,
   success: { status: 200, description: "The verdict filed.", schema: verdictResponse },
-  errors: { 409: "The asserted `local` numbers disagree with the books; nothing was filed." },
+  errors: { local_disagrees: "The asserted `local` numbers disagree with the books; nothing was filed." },
   async handler({ ledger, face, body, caller, now }) {
     const asOf = body.as_of ?? body.oracle.as_of ?? booksDate(now);
-    const outcome = await ledger.recordParity(face, asOf, body.oracle, body.local ?? null, caller.actor);
+    const outcome = settle(await ledger.recordParity(face, asOf, body.oracle, body.local ?? null, caller.actor));
     if (!outcome.verdict) {
-      throw new ApiError(409, "local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);
+      throw new ApiError("local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);
     }
     return { verdict: outcome.verdict };
   },

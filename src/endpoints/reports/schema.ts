@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { isoDateSchema } from "../shared";
+import { isoDateSchema, singleLineText } from "../shared";
 
 const cents = (description: string, example: number) => z.number().int().openapi({ description, example });
 
 export const pnlQuery = z.object({
-  tenant: z.string().min(1).max(40).optional().openapi({
+  tenant: singleLineText().min(1).max(40).optional().openapi({
     description: "Must be the credential's own tenant; omit it and the credential decides.",
     example: "acme-bakery",
   }),

@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors";
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import {
   createRuleResponse,
@@ -12,8 +12,6 @@ import {
   runRulesResponse,
 } from "./schema";
 
-const noSuchRule = (key: string) => ApiError.notFound(`The rulebook holds no rule "${key}"; list_rules shows the keys.`);
-
 export const listRules = defineEndpoint({
   operationId: "list_rules",
   method: "get",
@@ -26,7 +24,7 @@ export const listRules = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The rulebook.", schema: listRulesResponse },
   async handler({ ledger }) {
-    return { rules: await ledger.listRules() };
+    return { rules: settle(await ledger.listRules()) };
   },
 });
 
@@ -44,7 +42,7 @@ export const createRule = defineEndpoint({
   body: ruleInputSchema,
   success: { status: 200, description: "The revision appended and the lines it decided.", schema: createRuleResponse },
   async handler({ ledger, face, body, caller }) {
-    return ledger.createRule(face, body, caller.actor);
+    return settle(await ledger.createRule(face, body, caller.actor));
   },
 });
 
@@ -61,7 +59,7 @@ export const createRules = defineEndpoint({
   body: createRulesBody,
   success: { status: 200, description: "The revisions appended.", schema: createRulesResponse },
   async handler({ ledger, body, caller }) {
-    return { created: await ledger.createRules(body.rules, caller.actor) };
+    return { created: settle(await ledger.createRules(body.rules, caller.actor)) };
   },
 });
 
@@ -79,7 +77,7 @@ export const runRules = defineEndpoint({
   credential: "write",
   success: { status: 200, description: "How many lines were decided.", schema: runRulesResponse },
   async handler({ ledger, face }) {
-    return { decided: await ledger.runRules(face) };
+    return { decided: settle(await ledger.runRules(face)) };
   },
 });
 
@@ -97,11 +95,9 @@ export const moveRuleToEnd = defineEndpoint({
   credential: "write",
   body: ruleKeyBody,
   success: { status: 200, description: "The rule as it now stands.", schema: moveRuleResponse },
-  errors: { 404: "No rule has that key.", 409: "The rule is retired." },
+  errors: { not_found: "No rule has that key.", ledger_refusal: "The rule is retired." },
   async handler({ ledger, body, caller }) {
-    const outcome = await ledger.moveRuleToEnd(body.rule_key, caller.actor);
-    if (!outcome.found) throw noSuchRule(body.rule_key);
-    if (outcome.retired) throw ApiError.ledgerRefusal(`rule "${body.rule_key}" is retired: it decides nothing, so it cannot decide first`);
+    const outcome = settle(await ledger.moveRuleToEnd(body.rule_key, caller.actor));
     return { rule: outcome.rule, moved: outcome.moved };
   },
 });
@@ -118,10 +114,9 @@ export const retireRule = defineEndpoint({
   credential: "write",
   body: ruleKeyBody,
   success: { status: 200, description: "The retired rule.", schema: retireRuleResponse },
-  errors: { 404: "No rule has that key." },
+  errors: { not_found: "No rule has that key." },
   async handler({ ledger, body, caller }) {
-    const rule = await ledger.retireRule(body.rule_key, caller.actor);
-    if (!rule) throw noSuchRule(body.rule_key);
+    const rule = settle(await ledger.retireRule(body.rule_key, caller.actor));
     return { rule };
   },
 });

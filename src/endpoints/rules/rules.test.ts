@@ -64,9 +64,9 @@ describe("create_rule", () => {
     });
   });
 
-  it("refuses malformed and catastrophic patterns, and queue categories, before writing anything", async () => {
+  it("refuses malformed patterns, constructs RE2 does not have, and queue categories, before writing anything", async () => {
     const t = await createTenant();
-    for (const match_value of ["(unclosed", "(a+)+$", "([a-z]*)*x", "(a|a)*$"]) {
+    for (const match_value of ["(unclosed", "(COFFEE)\\1", "COFFEE(?= SHOP)", "a{1001}"]) {
       const answer = await api(rw(t), "/api/v1/create-rule", { method: "POST", body: rule("bad", { match_value }) });
       expect(answer.status, match_value).toBe(400);
       expect(answer.body.errors.map((e: any) => e.field)).toEqual(["body.match_value"]);
@@ -158,7 +158,7 @@ describe("create_rules and run_rules", () => {
     const t = await createTenant();
     const answer = await api(rw(t), "/api/v1/create-rules", {
       method: "POST",
-      body: { rules: [rule("ok"), rule("bad-1", { match_value: "(a+)+b" }), rule("ok-2"), rule("bad-3", { match_kind: "fuzzy" })] },
+      body: { rules: [rule("ok"), rule("bad-1", { match_value: "(a+)\\1" }), rule("ok-2"), rule("bad-3", { match_kind: "fuzzy" })] },
     });
     expect(answer.status).toBe(400);
     expect(answer.body.errors.map((e: any) => e.field)).toEqual(["body.rules.1.match_value", "body.rules.3.match_kind"]);

@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors";
+import { ApiError, settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { SYNC_HISTORY_CAP, syncHistoryQuery, syncHistoryResponse, syncNowResponse } from "./schema";
 
@@ -13,11 +13,11 @@ export const syncNow = defineEndpoint({
     "waits answers `already-pending` and queues nothing. Poll list_sync_history to see the run. 409 when no bank is connected.",
   credential: "write",
   success: { status: 202, description: "The request is recorded or already pending.", schema: syncNowResponse },
-  errors: { 409: "No bank is connected." },
+  errors: { nothing_connected: "No bank is connected." },
   async handler({ ledger, caller }) {
-    const outcome = await ledger.requestSync(caller.tenant.id, caller.actor);
+    const outcome = settle(await ledger.requestSync(caller.tenant.id, caller.actor));
     if (outcome.state === "nothing-connected") {
-      throw new ApiError(409, "nothing_connected", "No bank is connected to this tenant, so there is nothing to sync.");
+      throw new ApiError("nothing_connected", "No bank is connected to this tenant, so there is nothing to sync.");
     }
     return { state: outcome.state, request_id: outcome.requestId, requested_at: outcome.requestedAt };
   },
@@ -36,7 +36,7 @@ export const listSyncHistory = defineEndpoint({
   query: syncHistoryQuery,
   success: { status: 200, description: "The runs.", schema: syncHistoryResponse },
   async handler({ ledger, query }) {
-    const runs = await ledger.syncHistory(Math.min(query.limit, SYNC_HISTORY_CAP));
+    const runs = settle(await ledger.syncHistory(Math.min(query.limit, SYNC_HISTORY_CAP)));
     return {
       runs: runs.map((r) => ({
         run_id: r.id,

@@ -1,4 +1,4 @@
-import { ApiError } from "../../errors";
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
 import { PER_PAGE_CAP } from "../shared";
 import { lineParams, listTransactionsQuery, listTransactionsResponse, transactionDetailResponse } from "./schema";
@@ -19,7 +19,7 @@ export const listTransactions = defineEndpoint({
   async handler({ ledger, face, query }) {
     const perPage = Math.min(query.per_page, PER_PAGE_CAP);
     const { from, to, cat, q } = query;
-    const result = await ledger.listTransactions(face, { from, to, cat, q }, query.page, perPage);
+    const result = settle(await ledger.listTransactions(face, { from, to, cat, q }, query.page, perPage));
     return { ...result, page: query.page, per_page: perPage };
   },
 });
@@ -36,10 +36,9 @@ export const getTransaction = defineEndpoint({
   credential: "read",
   params: lineParams,
   success: { status: 200, description: "The line.", schema: transactionDetailResponse },
-  errors: { 404: "The tenant holds no such line on this face." },
+  errors: { not_found: "The tenant holds no such line on this face." },
   async handler({ ledger, face, params }) {
-    const detail = await ledger.transaction(face, params.side, params.src_id);
-    if (!detail) throw ApiError.notFound(`This tenant holds no line ${params.side}:${params.src_id}.`);
-    return detail;
+    const detail = settle(await ledger.transaction(face, params.side, params.src_id));
+    return { ...detail, raw: detail.raw === null ? null : JSON.parse(detail.raw) };
   },
 });

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { cappedInt, isoDateSchema, pageSchema, PER_PAGE_CAP, rowSchema, sideSchema } from "../shared";
+import { cappedInt, isoDateSchema, pageSchema, paramInteger, PER_PAGE_CAP, rowSchema, sideSchema, singleLineText } from "../shared";
 
 export const listTransactionsQuery = z.object({
   from: isoDateSchema.optional().openapi({ description: "Inclusive lower bound on `posted_on` (ISO date).", example: "2026-11-01" }),
   to: isoDateSchema.optional().openapi({ description: "Inclusive upper bound on `posted_on` (ISO date).", example: "2026-11-30" }),
-  cat: z.string().min(1).max(200).optional().openapi({
+  cat: singleLineText().min(1).max(200).optional().openapi({
     description: "Exact category label; `uncategorised` (or `uncategorized`) selects the queue.",
     example: "uncategorised",
   }),
-  q: z.string().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the description.", example: "coffee" }),
+  q: singleLineText().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the description.", example: "coffee" }),
   page: pageSchema,
   per_page: cappedInt("Rows per page.", 50, PER_PAGE_CAP),
 });
@@ -28,12 +28,7 @@ export const listTransactionsResponse = z
 
 export const lineParams = z.object({
   side: sideSchema.openapi({ param: { name: "side", in: "path" } }),
-  src_id: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "src_id", in: "path" }, description: "The line's id on that side.", example: 42 }),
+  src_id: paramInteger().openapi({ param: { name: "src_id", in: "path" }, description: "The line's id on that side.", example: 42 }),
 });
 
 export const transactionDetailResponse = z

@@ -1,5 +1,7 @@
+import { settle } from "../../errors";
 import { defineEndpoint } from "../define";
-import { CONNECTION_CAPS, USAGE_DAYS_CAP, usageQuery, usageResponse } from "./schema";
+import { CONNECTION_CAPS } from "../../tiers";
+import { USAGE_DAYS_CAP, usageQuery, usageResponse } from "./schema";
 
 export const getUsage = defineEndpoint({
   operationId: "get_usage",
@@ -15,7 +17,7 @@ export const getUsage = defineEndpoint({
   success: { status: 200, description: "The meters.", schema: usageResponse },
   async handler({ ledger, face, query }) {
     const days = Math.min(query.days, USAGE_DAYS_CAP);
-    const usage = await ledger.usage(face, days);
+    const usage = settle(await ledger.usage(face, days));
     return {
       connections: { in_use: usage.connections, cap: CONNECTION_CAPS[face.tier], tier: face.tier },
       volume: usage.volume,

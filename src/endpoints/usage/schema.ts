@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { cappedInt } from "../shared";
+import { TIERS } from "../../tiers";
 
 export const USAGE_DAYS_CAP = 365;
 
 /** Bank connections each tier may hold. */
-export const CONNECTION_CAPS = { free: 1, paid: 5 } as const;
 
 export const usageQuery = z.object({ days: cappedInt("Trailing window of the volume meter, in days, ending today.", 30, USAGE_DAYS_CAP) });
 
@@ -14,7 +14,7 @@ export const usageResponse = z
       .object({
         in_use: z.number().int().openapi({ description: "Bank connections held.", example: 1 }),
         cap: z.number().int().openapi({ description: "Connections this tier may hold.", example: 5 }),
-        tier: z.enum(["free", "paid"]).openapi({ description: "The tenant's tier, which sets the cap.", example: "paid" }),
+        tier: z.enum(TIERS).openapi({ description: "The tenant's tier, which sets the cap.", example: "paid" }),
       })
       .openapi({ description: "Bank connections in use against the cap this surface enforces." }),
     volume: z

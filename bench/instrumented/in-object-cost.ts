@@ -1,0 +1,51 @@
+/**
+ * The benchmark's in-object cost: the same domain reads the endpoints make, run inside the
+ * tenant's object with no routing, validation or JSON. Only the instrumented Worker
+ * (./worker.ts) reaches it.
+ */
+import { auditorViewJson } from "../../src/ledger/reports/auditor";
+import { booksSummary, listCategoryTotals, listRows, volume, type RowFilter } from "../../src/ledger/books/reads";
+import type { LedgerDb } from "../../src/ledger/store/db";
+import { listExceptions } from "../../src/ledger/books/exceptions";
+import type { Face } from "../../src/ledger/face";
+import { rollingPnlJson } from "../../src/ledger/reports/pnl";
+import { ruleDecisions } from "../../src/ledger/rules/matching";
+import { standingRules } from "../../src/ledger/rules/rulebook";
+import { undecidedLines } from "../../src/ledger/books/undecided";
+import { countConnections } from "../../src/ledger/feed/sync-requests";
+
+export const IN_OBJECT_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match"] as const;
+export type InObjectRead = (typeof IN_OBJECT_READS)[number];
+
+export interface InObjectArgs {
+  filter?: RowFilter;
+  page?: number;
+  perPage?: number;
+  asOf?: string;
+  days?: number;
+}
+
+/** Runs one read once; answers something of its result so nothing is optimised away. */
+export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, args: InObjectArgs): number {
+  switch (read) {
+    case "list_transactions":
+      return listRows(db, face, args.filter ?? {}, args.page ?? 1, args.perPage ?? 50).rows.length;
+    case "get_me":
+      return booksSummary(db, face).lines;
+    case "list_categories":
+      return listCategoryTotals(db, face).length;
+    case "list_exceptions":
+      return listExceptions(db, face, args.page ?? 1, args.perPage ?? 100).exceptions.length;
+    case "get_pnl_rolling":
+      // The report is JSON text by construction: its in-object cost includes writing it.
+      return rollingPnlJson(db, face, args.asOf ?? face.today).length;
+    case "get_usage":
+      return countConnections(db) + volume(db, face, args.days ?? 30).lines;
+    case "get_auditor_view":
+      // Written as JSON text by construction, like the P&L: its in-object cost includes writing it.
+      return auditorViewJson(db, face, 0).length;
+    case "run_rules_match":
+      // run_rules' work without its writes: every live rule over the undecided lines.
+      return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;
+  }
+}

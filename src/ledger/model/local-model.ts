@@ -1,0 +1,347 @@
+/**
+ * The local model's place in the ledger: what it learns from, when it retrains, and the
+ * decisions it makes. The classifier itself lives in ./model/.
+ *
+ * It learns from the tenant's own evidence: every current line whose latest decision is
+ * a human's (categorize, label, adjudicate, carried) or a rule's. Its own decisions and
+ * the tail's are never evidence. It also reads the text of every line of the feed,
+ * labelled or not, to learn which words the tenant's bank puts on every kind of line.
+ * Everything it knows is derived from the ledger; its evidence is kept beside the ledger
+ * so a restarted object need not derive it again.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
+import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type EvidenceRows, type Example, type KeptCalibration } from "./classifier";
+import { lineKey, type LineFacts } from "./features";
+import { appendMachineDecisions, type MachineDecision } from "../books/machine-decisions";
+import { MODEL_TABLES } from "../store/schema";
+import { inLineRanges, type Pause } from "../slices";
+import type { UndecidedLine } from "../books/undecided";
+
+const EVIDENCE_ENGINES = ["human", "rule"] as const;
+
+/** The deployment's duh band floor (DUH_BAND_FLOOR, 0..1), or the default when unset or invalid. */
+export function duhBandFloor(configured: string | undefined): number {
+  const floor = Number(configured);
+  return configured && Number.isFinite(floor) && floor > 0 && floor <= 1 ? floor : DEFAULT_DUH_BAND_FLOOR;
+}
+
+/** A point in the ledger's history: its newest decision, line event and line then. */
+interface Marks {
+  throughSeq: number;
+  throughEvent: number;
+  throughLine: number;
+}
+
+/**
+ * The model as trained, and the ledger it was trained on (to learn only what is new).
+ * The marks are the newest decision, line event and line it has seen: the model's evidence
+ * is the one a retrain on the ledger as of them would give, so what it learnt from a line
+ * is read from the ledger as of them (`learntExamples`), and the marks are kept with the
+ * evidence.
+ */
+export interface TrainedModel extends Marks {
+  model: LocalModel;
+}
+
+/** The engines whose decisions are evidence, as SQL. */
+const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
+
+/**
+ * Current lines whose latest decision is evidence, as training examples, in line order;
+ * with `sinceSeq`, only lines with evidence newer than it; with `newest`, only the last
+ * that many. (Conditions, not id lists: SQLite in a Durable Object binds at most 100
+ * variables per statement.) Raw SQL: it runs at every feed page.
+ */
+export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number; engine: string })[] {
+  const { sinceSeq, newest } = options;
+  const rows = db.all<LineFacts & { aId: number; category: string; engine: string }>(sql`
+    SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
+      a.account_id AS accountId, d.category AS category, d.engine AS engine
+    FROM a_lines a
+    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id)
+    WHERE d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
+      ${
+        // Driven from the new decisions (a page's worth), not from every line of the books.
+        sinceSeq === undefined ? sql`` : sql`AND a.id IN (SELECT n.a_id FROM decisions n WHERE n.seq > ${sinceSeq} AND n.engine IN (${EVIDENCE}))`
+      }
+      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
+    ${newest === undefined ? sql`ORDER BY a.id` : sql`ORDER BY a.id DESC LIMIT ${newest}`}`);
+  if (newest !== undefined) rows.reverse();
+  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category, engine: r.engine }));
+}
+
+/** The keys of the feed's lines after `after` up to `upTo`, every line the feed delivered (a line never changes). */
+function lineKeys(db: LedgerHandle, after: number, upTo: number): string[] {
+  return db
+    .all<LineFacts>(sql`SELECT description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
+      FROM a_lines WHERE id > ${after} AND id <= ${upTo} ORDER BY id`)
+    .map(lineKey);
+}
+
+function marksNow(db: LedgerHandle): Marks {
+  return db.get<Marks>(sql`SELECT (SELECT coalesce(max(seq), 0) FROM decisions) AS throughSeq,
+    (SELECT coalesce(max(id), 0) FROM line_events) AS throughEvent,
+    (SELECT coalesce(max(id), 0) FROM a_lines) AS throughLine`);
+}
+
+/** Trains from scratch on every example and line the ledger holds. Keeps nothing. */
+export function trainFromLedger(db: LedgerHandle): TrainedModel {
+  const trained: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
+  trained.model.seeLines(lineKeys(db, 0, trained.throughLine));
+  trained.model.addAll(trainingExamples(db));
+  return trained;
+}
+
+/**
+ * What the model learnt from these lines, read from the ledger as of its marks: each line's
+ * latest decision then, if it was evidence and the line not yet superseded, with the
+ * line's features (a line never changes). Lines it never learnt from are left out.
+ */
+function learntExamples(db: LedgerHandle, trained: Marks, aIds: number[]): Example[] {
+  return examplesAsOf(db, trained, sql`a.id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))`);
+}
+
+/**
+ * The examples a retrain on the ledger as of these marks would learn from the lines `which`
+ * names (a condition on the line `a`), in line order: writes after the marks change nothing here.
+ */
+function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): Example[] {
+  const rows = db.all<LineFacts & { category: string }>(sql`
+    SELECT a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
+      a.account_id AS accountId, d.category AS category
+    FROM a_lines a
+    JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id AND d2.seq <= ${marks.throughSeq})
+    WHERE ${which}
+      AND d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${marks.throughEvent})
+    ORDER BY a.id`);
+  return rows.map((r) => ({ key: lineKey(r), category: r.category }));
+}
+
+/** The model as last kept in the ledger (MODEL_TABLES), or undefined when none is. */
+function keptModel(db: LedgerHandle): TrainedModel | undefined {
+  const state = db.get<(Marks & { hash: number; calibration: string | null }) | undefined>(
+    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent, through_line AS throughLine, calibration FROM model_state WHERE id = 1`,
+  );
+  if (!state) return undefined;
+  const rows: EvidenceRows = {
+    examples: db.all(sql`SELECT key, category, lines FROM model_examples`),
+    lines: db.all(sql`SELECT key, lines FROM model_lines`),
+  };
+  const calibration = state.calibration === null ? null : (JSON.parse(state.calibration) as KeptCalibration);
+  return { model: LocalModel.restore(rows, state.hash, calibration), ...marksOf(state) };
+}
+
+/** Writes what changed in the evidence, and the marks, in the caller's transaction. 0 lines drops a row. */
+function keep(db: LedgerHandle, trained: TrainedModel, changes: EvidenceRows): void {
+  const [examples, noExamples] = partition(changes.examples, (r) => r.lines > 0);
+  const [lines, noLines] = partition(changes.lines, (r) => r.lines > 0);
+  // As JSON arrays: a statement binds at most 100 variables, and a page changes thousands of rows.
+  if (examples.length > 0) {
+    db.run(sql`INSERT INTO model_examples (key, category, lines)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(examples.map((r) => [r.key, r.category, r.lines]))}) WHERE true
+      ON CONFLICT (key, category) DO UPDATE SET lines = excluded.lines`);
+  }
+  if (noExamples.length > 0) {
+    db.run(sql`DELETE FROM model_examples WHERE (key, category) IN
+      (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(noExamples.map((r) => [r.key, r.category]))}))`);
+  }
+  if (lines.length > 0) {
+    db.run(sql`INSERT INTO model_lines (key, lines)
+      SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(lines.map((r) => [r.key, r.lines]))}) WHERE true
+      ON CONFLICT (key) DO UPDATE SET lines = excluded.lines`);
+  }
+  if (noLines.length > 0) {
+    db.run(sql`DELETE FROM model_lines WHERE key IN (SELECT value FROM json_each(${JSON.stringify(noLines.map((r) => r.key))}))`);
+  }
+  db.run(sql`INSERT INTO model_state (id, hash, through_seq, through_event, through_line)
+    VALUES (1, ${trained.model.examplesHash}, ${trained.throughSeq}, ${trained.throughEvent}, ${trained.throughLine})
+    ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, through_seq = excluded.through_seq, through_event = excluded.through_event,
+      through_line = excluded.through_line`);
+}
+
+/** Keeps the calibration's new fit, if the model refitted it, beside the kept evidence. */
+function keepCalibration(db: LedgerHandle, model: LocalModel): void {
+  const fit = model.takeNewCalibration();
+  if (fit) db.run(sql`UPDATE model_state SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
+}
+
+/** Trains from the ledger and keeps it in place of anything kept before (its calibration is fitted at its first prediction). */
+function retrainAndKeep(db: LedgerHandle): TrainedModel {
+  return keepInstead(db, trainFromLedger(db));
+}
+
+/** Keeps a model learnt afresh in place of anything kept before, in the caller's transaction. */
+function keepInstead(db: LedgerHandle, learnt: TrainedModel): TrainedModel {
+  for (const table of MODEL_TABLES) db.run(sql`DELETE FROM ${sql.identifier(table)}`);
+  keep(db, learnt, learnt.model.takeChanges());
+  return learnt;
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}
+
+/**
+ * A catch-up costs about 1.2 times a retrain's cost per line it forgets or learns, so it is
+ * the cheaper way until the lines that changed outnumber the examples the model holds by
+ * about this factor (measured: docs/performance.md, the tenth session). Below a few thousand
+ * lines either way takes milliseconds, and the catch-up is kept.
+ */
+const RETRAIN_OVER_CHANGES = 5;
+const RETRAIN_FROM_CHANGES = 5_000;
+
+/** What changed since a model's marks: the lines with new evidence, and every line whose evidence may have changed. */
+function changesSince(db: LedgerHandle, trained: Marks): { fresh: number; changed: number[] } {
+  const fresh = db.all<{ aId: number }>(sql`SELECT a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`);
+  const superseded = db.all<{ aId: number }>(
+    sql`SELECT a_id AS aId FROM line_events WHERE id > ${trained.throughEvent} AND kind = 'superseded'`,
+  );
+  return { fresh: fresh.length, changed: [...new Set([...fresh, ...superseded].map((d) => d.aId))] };
+}
+
+/** Whether learning afresh is cheaper than catching up a model of this size (it gives the same model either way). */
+function learnsAfresh(changed: number, size: number): boolean {
+  return changed >= RETRAIN_FROM_CHANGES && changed > RETRAIN_OVER_CHANGES * size;
+}
+
+/**
+ * The model for the ledger as it stands, kept up incrementally: the feed's new lines are
+ * seen, what a line taught it is forgotten when the line gets new evidence (relabelled) or
+ * is superseded, and the line's current evidence is learnt. The evidence is then that of a
+ * retrain from the ledger, at the cost of the lines that changed (reading every line at
+ * 100,000 lines takes more than a second, during which the tenant's object answers
+ * nothing). The regression is refitted from the evidence at the next prediction that finds
+ * it changed (classifier.ts), so a label changes the next decision.
+ *
+ * The evidence is kept in the ledger as it changes (MODEL_TABLES, written in the caller's
+ * transaction), so an object that starts again (`trained` undefined) restores it and
+ * catches up from its marks instead of retraining; it retrains only when none is kept,
+ * or when nearly all the evidence is new (RETRAIN_OVER_CHANGES). Before a sync's pages the
+ * object learns such changes in turns instead (`learnInTurns`), so this catches up the rest.
+ * The calibration's last fit is kept too (`decideByModel`), so a restored model predicts as
+ * the running one did.
+ */
+export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
+  const current = trained ?? keptModel(db);
+  if (!current) return retrainAndKeep(db);
+  const now = marksNow(db);
+  if (now.throughSeq === current.throughSeq && now.throughEvent === current.throughEvent && now.throughLine === current.throughLine) return current;
+  const { fresh, changed } = changesSince(db, current);
+  if (learnsAfresh(changed.length, current.model.size)) return retrainAndKeep(db);
+  current.model.seeLines(lineKeys(db, current.throughLine, now.throughLine));
+  try {
+    for (const example of learntExamples(db, current, changed)) current.model.forget(example);
+  } catch (error) {
+    // Kept evidence that disagrees with the ledger is a cache gone wrong: the ledger wins.
+    console.error("the local model's evidence disagrees with the ledger; retraining:", error);
+    return retrainAndKeep(db);
+  }
+  if (fresh > 0) {
+    const learnt = trainingExamples(db, { sinceSeq: current.throughSeq });
+    current.model.addAll(learnt, learnt.every((e) => e.engine === "rule"));
+  }
+  Object.assign(current, now);
+  keep(db, current, current.model.takeChanges());
+  return current;
+}
+
+/** How many lines one turn of `learnInTurns` reads: 10-15 ms of the object's time (docs/performance.md). */
+export const LINES_PER_TURN = 2_500;
+
+/**
+ * Where `currentModel` would learn afresh from a standing model (nearly all the evidence
+ * new: the first sync after a whole-book run-rules), learns in turns of `linesPerTurn`
+ * lines instead, with `pause()` before each turn, so the object answers other calls
+ * meanwhile rather than holding them for a second. Each turn reads the ledger as of the
+ * marks taken first, so what is written between turns changes nothing learnt. The
+ * regression and the calibration are fitted in a turn of their own; the model is kept with its marks and fit in
+ * the last turn, and the caller must take it in place of its own model in that same turn
+ * (`currentModel` then catches up what came after the marks). Returns the model learnt, or
+ * undefined where a catch-up is the cheaper way, or no model stands (nothing kept: a
+ * tenant whose rules decide every line never needs one, and `currentModel` trains one at
+ * the first need).
+ */
+export async function learnInTurns(
+  db: LedgerDb,
+  trained: TrainedModel | undefined,
+  pause: Pause,
+  linesPerTurn = LINES_PER_TURN,
+): Promise<TrainedModel | undefined> {
+  const standing = trained ? { ...marksOf(trained), size: trained.model.size } : keptStanding(db);
+  if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
+  const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
+  await pause(); // the check above was a turn of its own
+  await inLineRanges(db, linesPerTurn, pause, (after, upTo) => {
+    learnt.model.seeLines(lineKeys(db, after, Math.min(upTo, learnt.throughLine)));
+    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`));
+  });
+  // The fits too (the regression's, then the calibration's, each in a turn of its own), which
+  // the first prediction would make in a page's transaction.
+  await pause();
+  for (const _ of learnt.model.refitInSteps()) await pause();
+  // Kept in the turn that hands it over: a pause after it would let a call catch up the
+  // model it replaces and write that model's changed evidence over this.
+  return db.transaction((tx) => {
+    keepInstead(tx, learnt);
+    keepCalibration(tx, learnt.model);
+    return learnt;
+  });
+}
+
+/**
+ * Where no learning afresh is due but the standing model would refit at the next page (a
+ * person's label since the last sync, the examples grown), catches it up and refits it in
+ * steps of some tens of milliseconds, with `pause()` between them, so the page's
+ * transaction need not hold the object for the fit. Returns the model caught up, or
+ * undefined where none stands in memory.
+ */
+export async function refitInTurns(db: LedgerDb, trained: TrainedModel | undefined, pause: Pause): Promise<TrainedModel | undefined> {
+  if (!trained) return undefined;
+  const current = currentModel(db, trained);
+  for (const _ of current.model.refitInSteps()) await pause();
+  db.transaction((tx) => {
+    keepCalibration(tx, current.model);
+  });
+  return current;
+}
+
+function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
+  return { throughSeq, throughEvent, throughLine };
+}
+
+/** The kept model's marks and size, without restoring its evidence. */
+function keptStanding(db: LedgerHandle): (Marks & { size: number }) | undefined {
+  return db.get<(Marks & { size: number }) | undefined>(sql`
+    SELECT through_seq AS throughSeq, through_event AS throughEvent, through_line AS throughLine,
+      (SELECT coalesce(sum(lines), 0) FROM model_examples) AS size
+    FROM model_state WHERE id = 1`);
+}
+
+/**
+ * Decides the undecided lines the model is sure of: confidence at or above the duh
+ * band's floor. Below it a line is left for the tail. Returns how many it decided.
+ */
+export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
+  if (model.size === 0) return 0;
+  const decided: MachineDecision[] = [];
+  for (const line of lines) {
+    const prediction = model.predict(line);
+    if (!prediction || prediction.confidence < floor) continue;
+    decided.push({
+      engine: "model",
+      aId: line.aId,
+      category: prediction.category,
+      modelVersion: model.version,
+      confidencePpm: Math.round(prediction.confidence * 1_000_000),
+      bandFloorPpm: Math.round(floor * 1_000_000),
+    });
+  }
+  appendMachineDecisions(tx, decided, at);
+  keepCalibration(tx, model);
+  return decided.length;
+}

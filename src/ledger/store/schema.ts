@@ -1,0 +1,544 @@
+/**
+ * The tenant's ledger: SQLite inside its Durable Object.
+ *
+ * Every ledger table here is append-only (APPEND_ONLY_TABLES). Migration 0001 installs
+ * triggers that refuse UPDATE and DELETE on each of them, so "nothing is edited or
+ * deleted" is a property of the database, not a convention. A line's state, category and
+ * visibility are derived from the facts appended here: relation C, defined by the
+ * `c_rows_derived` view and read from `c_rows`, `c_totals` and `c_words`, copies kept by
+ * triggers (DERIVED_TABLES). The local model's evidence is kept beside them (MODEL_TABLES).
+ */
+import { desc, sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** A bank connection the feed is pulled from. Disconnecting is not an operation. */
+export const bankConnections = sqliteTable("bank_connections", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  provider: text("provider", { enum: ["sandbox", "aggregator"] }).notNull(),
+  /** The provider's access token for this connection (empty for the sandbox bank). */
+  accessToken: text("access_token").notNull().default(""),
+  connectedAt: text("connected_at").notNull(),
+});
+
+/** One applied page of an incremental sync. The pair of cursors makes a replay a no-op. */
+export const feedPages = sqliteTable(
+  "feed_pages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    cursorBefore: text("cursor_before").notNull(),
+    cursorAfter: text("cursor_after").notNull(),
+    appliedAt: text("applied_at").notNull(),
+  },
+  (t) => [uniqueIndex("feed_pages_cursor_pair").on(t.connectionId, t.cursorBefore, t.cursorAfter)],
+);
+
+/**
+ * A feed page closed: its new lines, with the decisions the rules and the local model
+ * made of them in the same transaction, enter relation C together (a trigger, migration
+ * 0015), so a line's row is written once with its category rather than written bare and
+ * then changed. Every page is closed in the transaction that applies it, so its time is
+ * the page's `applied_at`.
+ */
+export const feedPageCloses = sqliteTable("feed_page_closes", {
+  pageId: integer("page_id").primaryKey(),
+});
+
+/** Revisions of sub-account records as the feed delivered them; the newest wins. */
+export const feedAccounts = sqliteTable(
+  "feed_accounts",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    mask: text("mask"),
+    type: text("type"),
+    subtype: text("subtype"),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [index("feed_accounts_account").on(t.accountId, t.seq)],
+);
+
+/** Side A: the feed's lines. `id` is the line's `src_id`. */
+export const aLines = sqliteTable(
+  "a_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    transactionId: text("transaction_id").notNull(),
+    accountId: text("account_id").notNull(),
+    postedOn: text("posted_on").notNull(),
+    authorizedOn: text("authorized_on"),
+    description: text("description").notNull(),
+    merchantName: text("merchant_name"),
+    /** Signed from the business's side: positive = money in. */
+    amountCents: integer("amount_cents").notNull(),
+    pending: integer("pending", { mode: "boolean" }).notNull(),
+    pendingTransactionId: text("pending_transaction_id"),
+    /** How the line arrived: a new transaction, or a modification of an earlier line. */
+    arrival: text("arrival", { enum: ["added", "modified"] }).notNull(),
+    /** The provider's record, verbatim (JSON). */
+    raw: text("raw").notNull(),
+    pageId: integer("page_id").notNull(),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [
+    index("a_lines_transaction").on(t.transactionId, t.id),
+    index("a_lines_posted").on(t.postedOn),
+    index("a_lines_account").on(t.accountId),
+  ],
+);
+
+/** Side B: archived twins, one per duplicate arrival of a transaction id. */
+export const bLines = sqliteTable(
+  "b_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    twinAId: integer("twin_a_id").notNull(),
+    transactionId: text("transaction_id").notNull(),
+    accountId: text("account_id").notNull(),
+    postedOn: text("posted_on").notNull(),
+    description: text("description").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    raw: text("raw").notNull(),
+    pageId: integer("page_id").notNull(),
+    arrivedAt: text("arrived_at").notNull(),
+  },
+  (t) => [index("b_lines_twin").on(t.twinAId), index("b_lines_posted").on(t.postedOn)],
+);
+
+/** What happened to an A line after it arrived: superseded by a successor, or retracted. */
+export const lineEvents = sqliteTable(
+  "line_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    kind: text("kind", { enum: ["superseded", "retracted"] }).notNull(),
+    /** The successor, for `superseded`. */
+    byAId: integer("by_a_id"),
+    pageId: integer("page_id").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [uniqueIndex("line_events_once").on(t.aId, t.kind), index("line_events_by").on(t.byAId)],
+);
+
+/**
+ * Decision facts about a line's category; the latest one is the line's category.
+ * A null category is a decision that the line has none (the queue).
+ */
+export const decisions = sqliteTable(
+  "decisions",
+  {
+    /** The op sequence number. */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    category: text("category"),
+    engine: text("engine", { enum: ["human", "rule", "model", "tail"] }).notNull(),
+    /** For a human: `human:<tenant>` or `token:<tenant>:<kid>`. */
+    actor: text("actor"),
+    /** The human verb that made the decision (null for rules and models). */
+    op: text("op", { enum: ["categorize", "label", "adjudicate"] }),
+    ruleKey: text("rule_key"),
+    ruleRevision: integer("rule_revision"),
+    modelVersion: text("model_version"),
+    confidence: integer("confidence_ppm"),
+    /** The duh band's floor (ppm) in force when the local model decided. */
+    bandFloorPpm: integer("band_floor_ppm"),
+    /** Set when a human judgement followed the line from a superseded predecessor. */
+    carriedFromAId: integer("carried_from_a_id"),
+    /** When the judgement was made (for a carried one: when it was first made). */
+    decidedAt: text("decided_at").notNull(),
+    recordedAt: text("recorded_at").notNull(),
+  },
+  (t) => [index("decisions_line").on(t.aId, t.seq)],
+);
+
+/**
+ * The rulebook. Every change to a rule appends a revision; the newest revision of a key
+ * is the rule as it stands (a retired one decides nothing but stays listed).
+ */
+export const ruleRevisions = sqliteTable(
+  "rule_revisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ruleKey: text("rule_key").notNull(),
+    revision: integer("revision").notNull(),
+    matchKind: text("match_kind", { enum: ["description_exact", "description_regex", "amount_sign"] }).notNull(),
+    matchValue: text("match_value").notNull(),
+    category: text("category").notNull(),
+    /** Lower decides first; ties by key. */
+    priority: integer("priority").notNull(),
+    retired: integer("retired", { mode: "boolean" }).notNull(),
+    /** The exception an adjudication minted this rule from; null for create-rule. */
+    bornFromAId: integer("born_from_a_id"),
+    actor: text("actor").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("rule_revisions_key_revision").on(t.ruleKey, t.revision)],
+);
+
+/** Training labels: what the books should have said, with the op that moved the line. */
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    /** Null = the queue (the label says the line has no category). */
+    category: text("category"),
+    /** The category the ledger held before, derived from the decisions, never from the caller. */
+    oldCategory: text("old_category"),
+    reason: text("reason"),
+    actor: text("actor").notNull(),
+    opSeq: integer("op_seq").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("labels_line").on(t.aId)],
+);
+
+/** The five headers of every tenant's chart (seeded by migration 0003). */
+export const headers = sqliteTable("headers", {
+  key: text("key", { enum: ["cogs", "expense", "income", "draw", "transfer"] }).primaryKey(),
+  name: text("name").notNull(),
+  sortOrder: integer("sort_order").notNull(),
+});
+
+/** The tenant's taxonomy: revisions of category entries; the newest per `cat_key` stands. */
+export const categoryEntries = sqliteTable(
+  "category_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catKey: text("cat_key").notNull(),
+    name: text("name").notNull(),
+    headerKey: text("header_key", { enum: ["cogs", "expense", "income", "draw", "transfer"] }).notNull(),
+    retired: integer("retired", { mode: "boolean" }).notNull(),
+    actor: text("actor").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("category_entries_key").on(t.catKey, t.id)],
+);
+
+/**
+ * Lines sent to the external model (the tail) and what it answered. A line is asked once:
+ * an abstention (null answer) is remembered here, not as a decision, so a rule or a
+ * person can still decide the line later.
+ */
+export const tailAsks = sqliteTable(
+  "tail_asks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    aId: integer("a_id").notNull(),
+    model: text("model").notNull(),
+    /** The category it answered, or null for an abstention. */
+    answer: text("answer"),
+    askedAt: text("asked_at").notNull(),
+  },
+  (t) => [index("tail_asks_line").on(t.aId)],
+);
+
+/**
+ * Parity verdicts: one per day, compared with an outside reference report (the oracle).
+ * Filing the same day again appends the next revision; the newest revision is the day's.
+ */
+export const parityVerdicts = sqliteTable(
+  "parity_verdicts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    asOf: text("as_of").notNull(),
+    revision: integer("revision").notNull(),
+    /** The verdict as served (JSON). */
+    verdict: text("verdict").notNull(),
+    /** The oracle report it was computed against (JSON), so it can be recomputed later. */
+    oracle: text("oracle").notNull(),
+    actor: text("actor").notNull(),
+    filedAt: text("filed_at").notNull(),
+  },
+  (t) => [uniqueIndex("parity_verdicts_day_revision").on(t.asOf, t.revision)],
+);
+
+/** A request that the watcher pull the bank feed. */
+export const syncRequests = sqliteTable("sync_requests", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  actor: text("actor").notNull(),
+  requestedAt: text("requested_at").notNull(),
+});
+
+/** One attempt of the watcher at a request, appended when the attempt ends. */
+export const syncRuns = sqliteTable(
+  "sync_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: integer("request_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at").notNull(),
+    pages: integer("pages").notNull(),
+    added: integer("added").notNull(),
+    modified: integer("modified").notNull(),
+    removed: integer("removed").notNull(),
+    duplicates: integer("duplicates").notNull(),
+    status: text("status", { enum: ["ok", "failed"] }).notNull(),
+    /** True when no further attempt will be made for the request. */
+    final: integer("final", { mode: "boolean" }).notNull(),
+    error: text("error"),
+  },
+  (t) => [index("sync_runs_request").on(t.requestId)],
+);
+
+/**
+ * Exports: a rendered bundle (no destination) or a resync op pushing the books to a
+ * spreadsheet destination. Each holds the ledger's high-water marks at the moment it was
+ * made, so its files are rendered later from the append-only tables exactly as they were
+ * then: a line, event, decision, taxonomy entry or account record past a mark is not seen.
+ */
+export const exports = sqliteTable("exports", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Null for a bundle; the destination (an id in the D1 index) for a resync op. */
+  destinationId: integer("destination_id"),
+  /** Whether the destination list was read: `known` or `unreadable`. */
+  destinations: text("destinations", { enum: ["known", "unreadable"] }).notNull(),
+  maxAId: integer("max_a_id").notNull(),
+  maxEventId: integer("max_event_id").notNull(),
+  maxDecisionSeq: integer("max_decision_seq").notNull(),
+  maxCategoryEntryId: integer("max_category_entry_id").notNull(),
+  maxAccountSeq: integer("max_account_seq").notNull(),
+  /** The face's floor when it was made (lines posted before it were not on the face). */
+  floor: text("floor"),
+  transactions: integer("transactions").notNull(),
+  accounts: integer("accounts").notNull(),
+  actor: text("actor").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** One attempt of the queue job at pushing a resync op to its destination. */
+export const exportPushes = sqliteTable(
+  "export_pushes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    exportId: integer("export_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    status: text("status", { enum: ["pushed", "failed"] }).notNull(),
+    /** Rows written to the destination (the header row excluded). */
+    rows: integer("rows").notNull(),
+    /** True when no further attempt will be made. */
+    final: integer("final", { mode: "boolean" }).notNull(),
+    error: text("error"),
+    at: text("at").notNull(),
+  },
+  (t) => [index("export_pushes_export").on(t.exportId)],
+);
+
+/**
+ * The message thread with the customer. An inbound text lands as `in`; a reply is drafted
+ * as `out` and stays invisible until a person releases it, which sends it.
+ */
+export const messages = sqliteTable("messages", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  direction: text("direction", { enum: ["in", "out"] }).notNull(),
+  channel: text("channel", { enum: ["sms"] }).notNull(),
+  body: text("body").notNull(),
+  /** For an inbound text: the carrier's id of it. */
+  providerSid: text("provider_sid"),
+  /** Who drafted a reply, or the sender's phone for an inbound text. */
+  actor: text("actor").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** What happened to a drafted reply: released (sending), then sent or failed. The newest is its status. */
+export const messageEvents = sqliteTable(
+  "message_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id").notNull(),
+    status: text("status", { enum: ["sending", "sent", "failed"] }).notNull(),
+    providerSid: text("provider_sid"),
+    error: text("error"),
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("message_events_message").on(t.messageId, t.id)],
+);
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010 and 0012). */
+export const APPEND_ONLY_TABLES = [
+  "bank_connections",
+  "feed_pages",
+  "feed_page_closes",
+  "feed_accounts",
+  "a_lines",
+  "b_lines",
+  "line_events",
+  "decisions",
+  "sync_requests",
+  "sync_runs",
+  "rule_revisions",
+  "labels",
+  "headers",
+  "category_entries",
+  "tail_asks",
+  "parity_verdicts",
+  "exports",
+  "export_pushes",
+  "messages",
+  "message_events",
+] as const;
+
+/** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */
+const LINE_STATES = ["in books", "pending", "superseded", "retracted", "archived"] as const;
+
+const relationCColumns = {
+  side: text("side", { enum: ["A", "B"] }).notNull(),
+  srcId: integer("src_id").notNull(),
+  transactionId: text("transaction_id").notNull(),
+  accountId: text("account_id").notNull(),
+  postedOn: text("posted_on").notNull(),
+  description: text("description").notNull(),
+  amountCents: integer("amount_cents").notNull(),
+  category: text("category"),
+  state: text("state", { enum: LINE_STATES }).notNull(),
+  excludeReason: text("exclude_reason").notNull(),
+};
+
+/**
+ * Relation C as derived: every row the service can serve, side A and side B, with its
+ * state, category and exclusion reason computed from the facts. The definition
+ * (migration 0001, renamed in 0013); too slow to read at 100,000 lines, so the service
+ * reads its maintained copy, `c_rows`, and tests hold the two equal.
+ */
+export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).existing();
+
+/**
+ * The rows of relation C in the exceptions queue: no category, in books or pending (side B
+ * is always archived). A partial index's condition; a query that would use the index
+ * repeats it as written, since SQLite proves a partial index usable from literal terms.
+ */
+export const EXCEPTION_STATES = ["in books", "pending"] as const satisfies readonly (typeof LINE_STATES)[number][];
+export const EXCEPTIONS_QUEUE = `category IS NULL AND state IN (${EXCEPTION_STATES.map((s) => `'${s}'`).join(", ")})`;
+
+/**
+ * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
+ * on the facts (migration 0013) in the same statement that appends each fact. Derived,
+ * so it is not append-only: a line's state and category change as facts arrive. Indexed
+ * for the list order and its filters; stored WITHOUT ROWID (by its key), which drizzle
+ * cannot say, so migration 0013 does.
+ */
+export const cRows = sqliteTable(
+  "c_rows",
+  relationCColumns,
+  (t) => [
+    primaryKey({ columns: [t.side, t.srcId] }),
+    // The list order; its trailing columns cover the counts and sums over a date range. The
+    // category stays out of it, so a decision moves the line's entry in the category index
+    // alone (and drops a queued line's entry from `c_rows_queue`).
+    index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.amountCents),
+    index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
+    // The exceptions queue in list order, alone: a deep page skips index entries, not rows.
+    // It carries the columns of its own condition too, without which SQLite does not count
+    // it covering and reads each entry's row (checked in the query plan).
+    index("c_rows_queue").on(desc(t.postedOn), t.side, desc(t.srcId), t.category, t.state).where(sql.raw(EXCEPTIONS_QUEUE)),
+  ],
+);
+
+/** Running figures: lines and cents per account, state and category. */
+function runningFigureColumns() {
+  return {
+    accountId: text("account_id").notNull(),
+    state: text("state", { enum: LINE_STATES }).notNull(),
+    queued: integer("queued", { mode: "boolean" }).notNull(),
+    category: text("category").notNull(),
+    lines: integer("lines").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  };
+}
+
+/**
+ * Running figures of `c_rows` per account, state and category, kept by triggers on
+ * `c_rows` (migration 0013), so counts and totals read a few rows, not the books.
+ * `queued` is 1 for lines with no category (then `category` is '').
+ */
+export const cTotals = sqliteTable("c_totals", runningFigureColumns(), (t) => [
+  primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] }),
+]);
+
+/**
+ * The paid floor whose figures `c_floor_totals` keeps: one row at most. A tenant's floor is
+ * stored at sign-up and never moves; the ledger learns it from the face of the first read
+ * that needs it (`keepFiguresBefore`, books.ts).
+ */
+export const cFloor = sqliteTable("c_floor", {
+  floor: text("floor").primaryKey(),
+});
+
+/**
+ * `c_totals` for the rows posted before the paid floor (`c_floor`), kept by triggers on
+ * `c_rows` (migration 0017): a face with that floor reads the running figures minus these,
+ * a few rows either way, however much history lies before the floor.
+ */
+export const cFloorTotals = sqliteTable("c_floor_totals", runningFigureColumns(), (t) => [
+  primaryKey({ columns: [t.accountId, t.state, t.queued, t.category] }),
+]);
+
+/**
+ * Calendar-month figures of `c_rows` per state, kept by triggers on `c_rows` (migration
+ * 0016), so the auditor view's months read a few rows, not the books. A row's month is
+ * `substr(posted_on, 1, 7)`; money in and money out are summed apart, out as a positive
+ * number.
+ */
+export const cMonthTotals = sqliteTable(
+  "c_month_totals",
+  {
+    month: text("month").notNull(),
+    state: text("state", { enum: LINE_STATES }).notNull(),
+    lines: integer("lines").notNull(),
+    moneyInCents: integer("money_in_cents").notNull(),
+    moneyOutCents: integer("money_out_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.state] })],
+);
+
+/**
+ * Tables derived from the append-only ones, kept by triggers; never written by the domain
+ * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
+ * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
+ */
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
+
+/**
+ * The local model's evidence, kept so an object that starts again need not read it from the
+ * whole ledger again (local-model.ts writes it, in the transaction that changes the
+ * evidence). What the ledger teaches, as of `model_state`: not facts, so rewritten as the
+ * evidence changes, and rebuilt from the ledger when missing.
+ */
+export const modelState = sqliteTable("model_state", {
+  /** Always 1: one row. */
+  id: integer("id").primaryKey(),
+  /** The sum of the examples' hashes (the version's last part). */
+  hash: integer("hash").notNull(),
+  /** The newest decision, line event and line the evidence has seen. */
+  throughSeq: integer("through_seq").notNull(),
+  throughEvent: integer("through_event").notNull(),
+  throughLine: integer("through_line").notNull(),
+  /** The calibration's last fit, as JSON (`KeptCalibration`); null until the model first predicts. */
+  calibration: text("calibration"),
+});
+
+/**
+ * The examples (see `modelState`): each line key (src/ledger/model/features.ts) with how
+ * many evidence lines of each category have it; a few thousand rows at 100,000 lines.
+ * Stored WITHOUT ROWID (by its key), which drizzle cannot say, so its migration does.
+ */
+export const modelExamples = sqliteTable(
+  "model_examples",
+  {
+    key: text("key").notNull(),
+    category: text("category").notNull(),
+    lines: integer("lines").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.category] })],
+);
+
+/** Every line of the feed by key, labelled or not (see `modelState`, `modelExamples`). */
+export const modelLines = sqliteTable("model_lines", {
+  key: text("key").primaryKey(),
+  lines: integer("lines").notNull(),
+});
+
+export const MODEL_TABLES = ["model_state", "model_examples", "model_lines"] as const;
