@@ -250,6 +250,37 @@ describe("connecting a bank in the aggregator's flow", () => {
     expect((await apiAs(c, "/api/v1/connections")).body).toMatchObject({ in_use: 1, cap: 1 });
   });
 
+  it("finishes a link by the aggregator's end-of-session webhook when the browser does not come back first", async () => {
+    const c = await customer();
+    const opened = await openLink(c);
+    const { returnTo, item } = aggregator.finishLink(opened.linkToken!, "Summit Card Services");
+    const finished = await webhook({ webhook_type: "LINK", webhook_code: "SESSION_FINISHED", link_token: opened.linkToken, status: "SUCCESS", public_tokens: ["public-…"] });
+    expect(finished).toMatchObject({ status: 200, body: { acted: expect.stringContaining("the link: Summit Card Services is connected") } });
+    // The browser comes back after: the link was finished once, and says how.
+    const back = await comeBack(c, returnTo);
+    expect(back.page).toContain("Summit Card Services is connected");
+    expect((await apiAs(c, "/api/v1/connections")).body.connections).toEqual([expect.objectContaining({ item_id: item.itemId, status: "connected" })]);
+    expect(aggregator.linkCalls.filter((x) => x.path === "/item/public_token/exchange")).toHaveLength(1);
+  });
+
+  it("takes the aggregator's word on an item: an error, then its login repaired", async () => {
+    const c = await customer();
+    const { item, connection } = await linkBank(c);
+    await finishedSync(c);
+    const failed = await webhook({ webhook_type: "ITEM", webhook_code: "ERROR", item_id: item.itemId, error: { error_code: "ITEM_NOT_FOUND", error_message: "the Item you requested cannot be found" } });
+    expect(failed.body.acted).toBe(`connection ${connection.connection_id}: error; the owner is told`);
+    expect((await apiAs(c, `/api/v1/connections/${connection.connection_id}`)).body.connection).toMatchObject({
+      status: "error",
+      status_detail: "ITEM_NOT_FOUND: the Item you requested cannot be found",
+    });
+    const repaired = await webhook({ webhook_type: "ITEM", webhook_code: "LOGIN_REPAIRED", item_id: item.itemId });
+    expect(repaired.body.acted).toBe(`connection ${connection.connection_id}: connected; the owner is told`);
+    const unknownCode = await webhook({ webhook_type: "ITEM", webhook_code: "WEBHOOK_UPDATE_ACKNOWLEDGED", item_id: item.itemId });
+    expect(unknownCode.body.acted).toBe("nothing: ITEM WEBHOOK_UPDATE_ACKNOWLEDGED needs nothing done");
+    const bodies = (await apiAs(c, "/api/v1/messages")).body.messages.map((m: any) => m.body);
+    expect(bodies).toEqual([expect.stringContaining("is connected again"), expect.stringContaining("could not be synced: ITEM_NOT_FOUND")]);
+  });
+
   it("says so when the owner left the aggregator's page, when the link expired, or it is not finished yet", async () => {
     const c = await customer();
     const left = await openLink(c);

@@ -8,7 +8,7 @@
  */
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { passwordResetLink } from "../../auth/owner-mail";
+import { passwordResetLink, purgeEmailLinks } from "../../auth/owner-mail";
 import { findTenant } from "../../auth/tenants";
 import { ledgerOf } from "../../env";
 import { PUBLIC } from "../../limits/attempts";
@@ -299,6 +299,19 @@ describe("password reset by an emailed link", () => {
     const token = new URL(`${BASE}${linkIn(old.text)}`).searchParams.get("token")!;
     expect((await postForm("/password-reset/new", { token, password: "a brand new password" })).status).toBe(404);
     await signInAs(owner);
+  });
+
+  it("forgets links past their expiry in the daily run", async () => {
+    const owner = await verifiedOwner();
+    const tenant = (await findTenant(env.INDEX_DB, owner.tenant))!;
+    const old = await passwordResetLink(env.INDEX_DB, { ...tenant, ownerEmail: owner.email }, BASE, new Date(Date.now() - 2 * 3_600_000));
+    const token = new URL(`${BASE}${linkIn(old.text)}`).searchParams.get("token")!;
+    const before = await env.INDEX_DB.prepare("SELECT count(*) AS n FROM email_links WHERE tenant_id = ?").bind(owner.tenant).first<{ n: number }>();
+    expect(await purgeEmailLinks(env.INDEX_DB, new Date())).toBeGreaterThanOrEqual(1);
+    const after = await env.INDEX_DB.prepare("SELECT count(*) AS n FROM email_links WHERE tenant_id = ?").bind(owner.tenant).first<{ n: number }>();
+    // The lapsed reset link is gone; the verification link (72 hours, spent) stays until it lapses.
+    expect(after!.n).toBe(before!.n - 1);
+    expect((await offFetch(`/password-reset/new?token=${token}`)).status).toBe(404);
   });
 
   it("is limited per client address", async () => {
