@@ -24,7 +24,7 @@ export const ERROR_CATALOG = {
   read_only_token: { status: 403, title: "Read-only token", when: "A read-only token on a write." },
   session_only: { status: 403, title: "Session only", when: "A bearer token on an operation only a browser session may call." },
   cross_origin: { status: 403, title: "Cross-origin request", when: "A session request that changes something, sent from another origin." },
-  auditor_scope: { status: 403, title: "Auditor scope", when: "An auditor grant token anywhere but the auditor view." },
+  auditor_scope: { status: 403, title: "Auditor scope", when: "An auditor grant token anywhere but the auditor view and the parity verdicts." },
   auditor_only: { status: 403, title: "Auditor only", when: "Anything but an auditor grant token on the auditor view." },
   grant_revoked: { status: 403, title: "Grant revoked", when: "The auditor grant token's grant was revoked." },
   grant_expired: { status: 403, title: "Grant expired", when: "The auditor grant token's grant is past its end." },

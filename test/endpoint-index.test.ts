@@ -27,7 +27,7 @@ describe("the endpoint index", () => {
     expect(description.endpoints.map((e: any) => key(e.method, e.path, e.operation_id)).sort()).toEqual(fromIndex);
     for (const e of description.endpoints) {
       expect(e.summary).toBeTruthy();
-      expect(["read", "write", "session", "auditor"]).toContain(e.credential);
+      expect(["read", "write", "session", "auditor", "read_or_grant"]).toContain(e.credential);
       expect(e.credential_rule).toBeTruthy();
     }
   });

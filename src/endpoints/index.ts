@@ -18,6 +18,7 @@ import { listSyncHistory, syncNow } from "./sync/routes";
 import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
 import { explainTransaction } from "./explanation/routes";
+import { getParityVerdict, listParityVerdicts } from "./verdicts/routes";
 
 export const endpoints: readonly Endpoint[] = [
   // The books and the bank feed.
@@ -52,6 +53,8 @@ export const endpoints: readonly Endpoint[] = [
   // Reports.
   getPnlRolling,
   recordPnlParity,
+  listParityVerdicts,
+  getParityVerdict,
   // Export.
   exportBooks,
   getExport,
