@@ -64,6 +64,12 @@ interface CommonSpec<P, Q, B> {
    * credential rule and the catalog).
    */
   errors?: Partial<Record<ErrorCode, string>>;
+  /**
+   * For a read that lists a collection: the operations (ids) that add to it. A POST to the
+   * read's own path, a guess at a REST create, is a 405 that names them, rather than a
+   * second name for one of them (one operation, one path, one tool). Say so in `description` too.
+   */
+  addedBy?: readonly string[];
 }
 
 /**
@@ -110,6 +116,8 @@ export interface Endpoint {
   idempotent: boolean;
   /** Every refusal it may answer (codes of the catalog). */
   refusals: ErrorCode[];
+  /** The operations that add to what this read lists (named by a POST to its path's 405). */
+  addedBy: readonly string[];
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
@@ -251,6 +259,7 @@ function build<P, Q, B>(
     answers,
     idempotent: access === "read" || spec.idempotent === true,
     refusals: [...refusals.keys()],
+    addedBy: spec.addedBy ?? [],
     route,
     run,
   };
