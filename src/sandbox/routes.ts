@@ -17,6 +17,7 @@ import { isoDateSchema } from "../endpoints/shared";
 import { wellFormed } from "../input/control-characters";
 import { subCentProblem } from "../input/numbers";
 import { queueSandboxChanges } from "../providers/bank/sandbox";
+import { sandboxSpreadsheetOf } from "../providers/spreadsheet/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
 import { E164 } from "../providers/sms/types";
@@ -97,6 +98,13 @@ sandbox.get("/tenants/:tenant/outbox", async (c) => {
   const tenant = c.req.param("tenant");
   if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
   return c.json({ messages: await sandboxOutboxOf(c.env.INDEX_DB, tenant) });
+});
+
+/** What pushes wrote to a sandbox spreadsheet, through the sandbox's stand-in of the spreadsheet API. */
+sandbox.get("/tenants/:tenant/spreadsheets/:spreadsheet", async (c) => {
+  const tenant = c.req.param("tenant");
+  if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
+  return c.json({ spreadsheet_id: c.req.param("spreadsheet"), sheets: await sandboxSpreadsheetOf(c.env.INDEX_DB, tenant, c.req.param("spreadsheet")) });
 });
 
 /**
