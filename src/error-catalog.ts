@@ -40,7 +40,7 @@ export const ERROR_CATALOG = {
   taxonomy_read_disabled: { status: 404, title: "Taxonomy read disabled", when: "The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`)." },
   category_verbs_disabled: { status: 404, title: "Category verbs disabled", when: "The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`)." },
   unknown_tool: { status: 404, title: "Unknown tool", when: "The tool face: no tool has that name (a tool error, not an HTTP answer)." },
-  method_not_allowed: { status: 405, title: "Method not allowed", when: "The path is served with other methods (named in `Allow`)." },
+  method_not_allowed: { status: 405, title: "Method not allowed", when: "The path is served with other methods (named in `Allow`); a POST to a collection's read (`/api/v1/rules`, `/api/v1/categories`, `/api/v1/taxonomy`) names the verbs that add to it in `detail`." },
   ledger_refusal: {
     status: 409,
     title: "Ledger refusal",

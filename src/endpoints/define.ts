@@ -209,6 +209,10 @@ function build<P, Q, B>(
   respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
 ): Endpoint {
   const access = spec.method === "get" ? "read" : "write";
+  // A grant is read-only access: no rule that lets one in may guard a write.
+  if (access === "write" && CREDENTIAL_RULES[spec.credential].grant !== "refused") {
+    throw new Error(`${spec.operationId} is a write under the rule ${spec.credential}, which lets an auditor grant in`);
+  }
   const refusals = refusalsOf(spec as CommonSpec<unknown, unknown, unknown>, access);
   const responses: RouteConfig["responses"] = { [status]: success, ...refusalResponses(refusals) };
   const route = createRoute({
