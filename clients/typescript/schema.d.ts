@@ -630,7 +630,7 @@ export interface paths {
         };
         /**
          * Read the message thread
-         * @description The SMS thread with the customer, newest first: texts it sent in, replies a person released on /settings (drafts are never listed), and the service's notices to the owner (a parity mismatch: texted too where SMS is configured, else channel `thread`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in this response, not a lifetime total.
+         * @description The SMS thread with the customer, newest first: texts it sent in, replies a person released on /settings (drafts are never listed), and the service's notices to the owner (a parity mismatch: texted too where SMS is configured, else channel `notice`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in this response, not a lifetime total.
          */
         get: operations["get_messages"];
         put?: never;
@@ -2431,11 +2431,11 @@ export interface components {
              */
             direction: "in" | "out";
             /**
-             * @description `sms`: texted (or being texted); `thread`: a notice posted in the thread only, because SMS is not configured for the tenant.
+             * @description `sms`: texted (or being texted); `notice`: a notice from the service posted in the thread only, never texted.
              * @example sms
              * @enum {string}
              */
-            channel: "sms" | "thread";
+            channel: "sms" | "notice";
             /**
              * @description `received` for an inbound text; `sending`, `sent` or `failed` for a reply or a texted notice; `posted` for a notice in the thread only.
              * @example received

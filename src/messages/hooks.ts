@@ -19,7 +19,7 @@ hooks.post("/sms", async (c) => {
  * `<Message>` is texted back to the sender (the question when a shared phone's text names
  * no one business).
  */
-export function twiml(reply: string | null): string {
+function twiml(reply: string | null): string {
   const message = reply === null ? "" : `<Message>${escapeXml(reply)}</Message>`;
   return `<?xml version="1.0" encoding="UTF-8"?><Response>${message}</Response>`;
 }

@@ -6,7 +6,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ledgerOf, type Env } from "../env";
-import { postNotice } from "../ledger/messages";
+import { postTextedNotice } from "../ledger/messages";
 import type { TenantLedger } from "../ledger/tenant-ledger";
 import { api, createTenant, ro, type SandboxTenant } from "../../test/fixtures/sandbox";
 import { textNotice } from "./notices";
@@ -20,7 +20,9 @@ function fakeCarrier(answer: () => Response) {
   const sent: Record<string, string>[] = [];
   const fetcher: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
-    sent.push(Object.fromEntries(new URLSearchParams(await request.text())));
+    const form: Record<string, string> = {};
+    for (const [name, value] of await request.formData()) if (typeof value === "string") form[name] = value;
+    sent.push(form);
     return answer();
   };
   return { sent, fetcher };
@@ -28,7 +30,7 @@ function fakeCarrier(answer: () => Response) {
 
 /** A notice posted in the tenant's thread, waiting for its text, as the ledger files it with a mismatch. */
 async function waitingNotice(t: SandboxTenant, body: string): Promise<number> {
-  return runInDurableObject(ledgerOf(env, t.tenant), (instance: TenantLedger) => postNotice(instance.db, body, true, AT).messageId);
+  return runInDurableObject(ledgerOf(env, t.tenant), (instance: TenantLedger) => postTextedNotice(instance.db, body, AT));
 }
 
 const listed = async (t: SandboxTenant, id: number) => (await api(ro(t), "/api/v1/messages")).body.messages.find((m: any) => m.message_id === id);

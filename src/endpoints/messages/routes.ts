@@ -11,7 +11,7 @@ export const getMessages = defineEndpoint({
   description:
     "The SMS thread with the customer, newest first: texts it sent in, replies a person released on /settings (drafts " +
     "are never listed), and the service's notices to the owner (a parity mismatch: texted too where SMS is configured, " +
-    "else channel `thread`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in " +
+    "else channel `notice`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in " +
     "this response, not a lifetime total.",
   credential: "read",
   query: messagesQuery,

@@ -12,8 +12,8 @@ export const messagesResponse = z
         .object({
           message_id: z.number().int().openapi({ description: "The message's id in the thread.", example: 12 }),
           direction: z.enum(["in", "out"]).openapi({ description: "`in`: texted by the customer; `out`: a reply texted back, or a notice from the service.", example: "in" }),
-          channel: z.enum(["sms", "thread"]).openapi({
-            description: "`sms`: texted (or being texted); `thread`: a notice posted in the thread only, because SMS is not configured for the tenant.",
+          channel: z.enum(["sms", "notice"]).openapi({
+            description: "`sms`: texted (or being texted); `notice`: a notice from the service posted in the thread only, never texted.",
             example: "sms",
           }),
           status: z.string().openapi({

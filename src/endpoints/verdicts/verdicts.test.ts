@@ -172,7 +172,7 @@ describe("the parity verdicts", () => {
     const answer = await file(quiet, { oracle: drifted(await report(quiet, "2026-11-20")) });
     expect(answer.body.verdict.match).toBe(false);
     const [notice] = (await api(ro(quiet), "/api/v1/messages")).body.messages;
-    expect(notice).toMatchObject({ direction: "out", channel: "thread", status: "posted", provider_sid: "", body: expect.stringMatching(/^Parity mismatch on 2026-11-20 \(revision 1/) });
+    expect(notice).toMatchObject({ direction: "out", channel: "notice", status: "posted", provider_sid: "", body: expect.stringMatching(/^Parity mismatch on 2026-11-20 \(revision 1/) });
     expect(await outbox(quiet)).toEqual([]);
   });
 

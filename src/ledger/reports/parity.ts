@@ -23,7 +23,7 @@ import { desc, eq } from "drizzle-orm";
 import { addDays } from "../../clock";
 import type { LedgerDb } from "../store/db";
 import type { Face } from "../face";
-import { postNotice, type Notice } from "../messages";
+import { NOTICE_ACTOR, postNotice, postTextedNotice, type Notice } from "../messages";
 import { rollingPnl, SECTIONS, twelveNumbers, WINDOWS, type PnlReport, type SectionName, type SectionNumbers, type WindowName } from "./pnl";
 import { noticeOfMismatch } from "./parity-notice";
 import { parityVerdicts } from "../store/schema";
@@ -243,8 +243,10 @@ export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, fi
     tx.insert(parityVerdicts)
       .values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), oracleUrl: sourceAddress(filing.oracleUrl), actor: filing.actor, filedAt: at })
       .run();
-    const notice = verdict.match ? null : postNotice(tx, noticeOfMismatch(verdict, filing.oracleUrl === null ? "manual" : "daily"), filing.textOwner, at);
-    return { verdict, notice };
+    if (verdict.match) return { verdict, notice: null };
+    const body = noticeOfMismatch(verdict, filing.oracleUrl === null ? "manual" : "daily");
+    const messageId = filing.textOwner ? postTextedNotice(tx, body, at) : postNotice(tx, body, NOTICE_ACTOR, at);
+    return { verdict, notice: { messageId, body, texted: filing.textOwner } };
   });
 }
 

@@ -118,7 +118,7 @@ describe("the filed verdicts, read back", () => {
 
       // The mismatch posted its notice in the thread, in the verdict's own transaction: here not texted.
       const notices = listMessages(db, 10);
-      expect(notices.map((m) => [m.direction, m.channel, m.status])).toEqual([["out", "thread", "posted"]]);
+      expect(notices.map((m) => [m.direction, m.channel, m.status])).toEqual([["out", "notice", "posted"]]);
       expect(notices[0]!.body).toBe(
         "Parity mismatch on 2026-11-20 (revision 2, daily oracle): coefficient 1. Books minus oracle: 7d.revenue -$30.00, " +
           "7d.gross_margin -$30.00, 7d.net_income -$30.00. " +

@@ -339,8 +339,8 @@ export const exportPushes = sqliteTable(
 export const messages = sqliteTable("messages", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   direction: text("direction", { enum: ["in", "out"] }).notNull(),
-  /** `sms`: texted (or to be); `thread`: a notice posted to the thread only, never texted. */
-  channel: text("channel", { enum: ["sms", "thread"] }).notNull(),
+  /** `sms`: texted (or to be); `notice`: a notice posted to the thread only, never texted. */
+  channel: text("channel", { enum: ["sms", "notice"] }).notNull(),
   body: text("body").notNull(),
   /** For an inbound text: the carrier's id of it. */
   providerSid: text("provider_sid"),
@@ -350,16 +350,15 @@ export const messages = sqliteTable("messages", {
 });
 
 /**
- * What happened to an outbound message, the newest being its status: a drafted reply is
- * released (`sending`), then `sent` or `failed`; a notice is `posted` (the thread only) or
- * texted like a reply (`sending`, then `sent` or `failed`).
+ * What happened to a text going out, the newest being its status: a drafted reply released,
+ * or a notice to be texted (`sending`), then `sent` or `failed`.
  */
 export const messageEvents = sqliteTable(
   "message_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     messageId: integer("message_id").notNull(),
-    status: text("status", { enum: ["posted", "sending", "sent", "failed"] }).notNull(),
+    status: text("status", { enum: ["sending", "sent", "failed"] }).notNull(),
     providerSid: text("provider_sid"),
     error: text("error"),
     actor: text("actor").notNull(),
