@@ -12,7 +12,7 @@ import { ledgerOf, type Env } from "../env";
 import { oracleRanAt, oracleSourceOf, recordOracleRun } from "../index-db/oracle";
 import { faceFor } from "../ledger/face";
 import { fetchOracleReport, OracleError } from "../providers/oracle/http-oracle";
-import { carrierFor } from "../providers/sms";
+import { ownerTextable } from "../messages/notices";
 
 export const CRON_ACTOR = "cron:daily-parity";
 
@@ -38,7 +38,7 @@ export async function runParityFor(env: Env, tenantId: string, now: Date, fetchI
     asOf = parsed.data.as_of ?? asOf;
     const tenant = await findTenant(env.INDEX_DB, tenantId);
     if (!tenant) return "no-source";
-    const filing = { actor: CRON_ACTOR, oracleUrl: source.url, textOwner: carrierFor(env, tenant) !== null };
+    const filing = { actor: CRON_ACTOR, oracleUrl: source.url, textOwner: ownerTextable(env, tenant) };
     const { filed } = settle(await ledgerOf(env, tenant.id).recordParity(tenant.id, faceFor(tenant, now), asOf, parsed.data, null, filing));
     await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "filed", revision: filed!.verdict.revision, error: null });
     return "filed";

@@ -3,13 +3,18 @@
  * this job, which texts it to the owner's enrolled phone through the tenant's carrier and
  * files the outcome. A redelivered job finds the notice sent (or failed) and sends nothing.
  */
-import { findTenant } from "../auth/tenants";
+import { findTenant, type TenantRecord } from "../auth/tenants";
 import { ledgerOf, type Env } from "../env";
 import { settle } from "../errors";
 import type { NoticeJob } from "../jobs/job";
 import { NOTICE_ACTOR } from "../ledger/messages";
 import { carrierFor } from "../providers/sms";
 import { SmsError } from "../providers/sms/types";
+
+/** Whether the tenant's SMS is configured: a carrier holds a credential for it, and it has a phone to text. */
+export function ownerTextable(env: Env, tenant: TenantRecord): boolean {
+  return tenant.phone !== "" && carrierFor(env, tenant) !== null;
+}
 
 /** Texts one notice; `doFetch` lets tests put a fake carrier in front. */
 export async function textNotice(env: Env, job: NoticeJob, doFetch?: typeof fetch): Promise<"sent" | "failed" | "done already"> {

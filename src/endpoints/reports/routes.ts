@@ -1,7 +1,7 @@
 import { booksDate } from "../../clock";
 import { ApiError, settle } from "../../errors";
 import type { PnlReport } from "../../ledger/reports/pnl";
-import { carrierFor } from "../../providers/sms";
+import { ownerTextable } from "../../messages/notices";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 
@@ -49,7 +49,7 @@ export const recordPnlParity = defineEndpoint({
   errors: { local_disagrees: "The asserted `local` numbers disagree with the books; nothing was filed." },
   async handler({ env, ledger, face, body, caller, now }) {
     const asOf = body.as_of ?? body.oracle.as_of ?? booksDate(now);
-    const filing = { actor: caller.actor, oracleUrl: null, textOwner: carrierFor(env, caller.tenant) !== null };
+    const filing = { actor: caller.actor, oracleUrl: null, textOwner: ownerTextable(env, caller.tenant) };
     const outcome = settle(await ledger.recordParity(caller.tenant.id, face, asOf, body.oracle, body.local ?? null, filing));
     if (!outcome.filed) {
       throw new ApiError("local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);
