@@ -252,6 +252,7 @@ async function benchSize(size: number): Promise<void> {
   ];
   out.reads = {};
   for (const [name, path, read, args, token] of reads) await measureRead(t, size, name, path, read, args, out.reads as Record<string, unknown>, token);
+  await benchVerdicts(t, size, out, auditor);
 
   // A paid tenant signed up with a visibility floor halfway through its three years: every
   // figure on its face is the kept figures minus those before the floor. The same lines again.
@@ -347,6 +348,37 @@ async function benchSize(size: number): Promise<void> {
   rows.push({ size, measure: "write mix: categorize + label (8 clients)", figure: `${Math.round(writes.rps)} req/s, p50 ${ms(writes.p50)}, p99 ${ms(writes.p99)}${writes.failed}` });
 
   await benchModelDays(size, ruleList, out);
+}
+
+/**
+ * Parity verdicts: thirty days filed against an oracle that holds every fourth of the books'
+ * transactions (a document within the API's 1 MiB body limit) while stating the books'
+ * section numbers, so each verdict localises thousands of lines and leaves part of each
+ * delta unexplained. Then the history and the newest verdict read back, by the owner and
+ * by an auditor's grant.
+ */
+async function benchVerdicts(t: Tenant, size: number, out: Record<string, unknown>, auditor: string): Promise<void> {
+  const oracle = await client.json("/api/v1/reports/pnl-rolling?as_of=2026-11-20", t.token);
+  for (const window of Object.values<any>(oracle.windows)) {
+    for (const section of Object.values<any>(window.sections)) {
+      for (const line of section.lines) line.transactions = line.transactions.filter((_: unknown, i: number) => i % 4 === 0);
+    }
+  }
+  const bytes = JSON.stringify({ oracle }).length;
+  const started = performance.now();
+  let localisations = 0;
+  for (let day = 0; day < 30; day++) {
+    const asOf = new Date(Date.UTC(2026, 10, 20 - day)).toISOString().slice(0, 10);
+    const filed = await client.json("/api/v1/reports/pnl-parity", t.token, { method: "POST", body: JSON.stringify({ oracle, as_of: asOf }) });
+    localisations = Math.max(localisations, filed.verdict.localisations.length);
+  }
+  const fileMs = (performance.now() - started) / 30;
+  out.parity = { oracle_bytes: bytes, file_ms: fileMs, localisations };
+  rows.push({ size, measure: `record_pnl_parity, oracle of ${(bytes / 2 ** 20).toFixed(2)} MiB (up to ${localisations.toLocaleString("en-US")} localisations)`, figure: `${ms(fileMs)} a verdict` });
+  const reads = out.reads as Record<string, unknown>;
+  await measureRead(t, size, "list_parity_verdicts (30 days)", "/api/v1/reports/parity-verdicts", "list_parity_verdicts", {}, reads);
+  await measureRead(t, size, "get_parity_verdict (with its oracle)", "/api/v1/reports/parity-verdicts/2026-11-20", "get_parity_verdict", { asOf: "2026-11-20" }, reads);
+  await measureRead(t, size, "list_parity_verdicts, an auditor's grant", "/api/v1/reports/parity-verdicts", "list_parity_verdicts", {}, reads, auditor);
 }
 
 /** A day's lines at the bank: seeded lines of known and unknown merchants, dated after the pull. */

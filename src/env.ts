@@ -21,8 +21,16 @@ declare global {
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;
       AGGREGATOR_BASE_URL: string;
-      /** The spreadsheet API's base address (export pushes); empty = the public API. */
+      /** The spreadsheet API's base address (export pushes); empty = the public API (the sandbox's stand-in where the sandbox is on). */
       SPREADSHEET_API_BASE_URL: string;
+      /** The OAuth token endpoint refresh tokens are spent at; empty = Google's (the sandbox's stand-in where the sandbox is on). */
+      SPREADSHEET_OAUTH_TOKEN_URL: string;
+      /** The deployment's OAuth client for the spreadsheet API (destinations' refresh tokens are minted for it); its secret is a secret. */
+      SPREADSHEET_OAUTH_CLIENT_ID: string;
+      SPREADSHEET_OAUTH_CLIENT_SECRET?: string;
+      /** Secrets: the key spreadsheet destinations' tokens are sealed with (32 bytes, base64), and the one being rotated out. */
+      SPREADSHEET_TOKEN_KEY?: string;
+      SPREADSHEET_TOKEN_KEY_PREVIOUS?: string;
       /** Deployment switches, `on` by default; off, the read or verb answers 404. */
       TAXONOMY_READ: string;
       CATEGORY_VERBS: string;

@@ -24,7 +24,7 @@ export const ERROR_CATALOG = {
   read_only_token: { status: 403, title: "Read-only token", when: "A read-only token on a write." },
   session_only: { status: 403, title: "Session only", when: "A bearer token on an operation only a browser session may call." },
   cross_origin: { status: 403, title: "Cross-origin request", when: "A session request that changes something, sent from another origin." },
-  auditor_scope: { status: 403, title: "Auditor scope", when: "An auditor grant token anywhere but the auditor view." },
+  auditor_scope: { status: 403, title: "Auditor scope", when: "An auditor grant token anywhere but the auditor view and the parity verdicts." },
   auditor_only: { status: 403, title: "Auditor only", when: "Anything but an auditor grant token on the auditor view." },
   grant_revoked: { status: 403, title: "Grant revoked", when: "The auditor grant token's grant was revoked." },
   grant_expired: { status: 403, title: "Grant expired", when: "The auditor grant token's grant is past its end." },
@@ -41,7 +41,7 @@ export const ERROR_CATALOG = {
   taxonomy_read_disabled: { status: 404, title: "Taxonomy read disabled", when: "The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`)." },
   category_verbs_disabled: { status: 404, title: "Category verbs disabled", when: "The deployment does not enable the new-category verbs (switch `CATEGORY_VERBS`)." },
   unknown_tool: { status: 404, title: "Unknown tool", when: "The tool face: no tool has that name (a tool error, not an HTTP answer)." },
-  method_not_allowed: { status: 405, title: "Method not allowed", when: "The path is served with other methods (named in `Allow`)." },
+  method_not_allowed: { status: 405, title: "Method not allowed", when: "The path is served with other methods (named in `Allow`); a POST to a collection's read (`/api/v1/rules`, `/api/v1/categories`, `/api/v1/taxonomy`) names the verbs that add to it in `detail`." },
   ledger_refusal: {
     status: 409,
     title: "Ledger refusal",

@@ -2,7 +2,8 @@
  * Section 5 of the document, for every endpoint in the index: 401 for no, a forged, an
  * expired or a revoked credential; 403 with its reason for a read-only token on a write,
  * a bearer token on a session-only endpoint, anything but a live grant on the auditor view
- * (a revoked or an expired grant named as such) and a grant token anywhere else; sessions
+ * (a revoked or an expired grant named as such) and a grant token anywhere but the auditor
+ * view and the parity verdicts, which it reads beside the owner's credentials; sessions
  * need a same-origin Origin on writes; the tenant and the actor come from the credential.
  * Then the pages that issue credentials: /signin, /signout and /settings.
  */
@@ -12,6 +13,7 @@ import { confirmGrant } from "../src/auth/grants";
 import { startSession } from "../src/auth/sessions";
 import { findTenant } from "../src/auth/tenants";
 import { mintToken, revokeToken, verifyToken } from "../src/auth/tokens";
+import { CREDENTIAL_RULES } from "../src/auth/caller";
 import { endpoints } from "../src/endpoints/index";
 import { api, BASE, concretePath, createTenant, grantAuditor, outbox, ro, rw, session, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -45,6 +47,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   get_me: 200,
   get_messages: 200,
   get_meter: 200,
+  get_parity_verdict: 404,
   get_pnl_rolling: 200,
   get_transaction: 404,
   get_usage: 200,
@@ -56,6 +59,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   list_category_taxonomy: 200,
   list_connections: 200,
   list_exceptions: 200,
+  list_parity_verdicts: 200,
   list_rules: 200,
   list_sync_history: 200,
   list_transactions: 200,
@@ -116,16 +120,17 @@ describe("every endpoint's credential rule", () => {
       expect((await call({ bearer: revokedToken })).body).toMatchObject({ status: 401, code: "credential_refused" });
     });
 
-    it(`${e.operationId}: a revoked or an expired grant's token is 403 ${e.credential === "auditor" ? "grant_revoked / grant_expired" : "auditor_scope"}`, async () => {
-      const [revoked, expired] = e.credential === "auditor" ? ["grant_revoked", "grant_expired"] : ["auditor_scope", "auditor_scope"];
+    const grantReaches = CREDENTIAL_RULES[e.credential].grant !== "refused";
+    it(`${e.operationId}: a revoked or an expired grant's token is 403 ${grantReaches ? "grant_revoked / grant_expired" : "auditor_scope"}`, async () => {
+      const [revoked, expired] = grantReaches ? ["grant_revoked", "grant_expired"] : ["auditor_scope", "auditor_scope"];
       expect((await call({ bearer: revokedGrantToken })).body).toMatchObject({ status: 403, code: revoked });
       expect((await call({ bearer: expiredGrant })).body).toMatchObject({ status: 403, code: expired });
     });
 
     // Which credentials each rule lets past the credential check, and the refusal of the others.
     const rule = e.credential as Exclude<typeof e.credential, "public">;
-    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [] }[rule];
-    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only" }[rule];
+    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [], read_or_grant: ["session", "rw", "ro"] }[rule];
+    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only", read_or_grant: "" }[rule];
     for (const [name, credential] of [["session", session], ["rw", rw], ["ro", ro]] as const) {
       const allowed = passes.includes(name);
       it(`${e.operationId}: ${name === "rw" ? "a read-write token" : name === "ro" ? "a read-only token" : "a session"} ${allowed ? `gets past the credential check: ${PAST_THE_CHECK[e.operationId]}` : `is 403 ${refusal}`}`, async () => {
@@ -135,10 +140,16 @@ describe("every endpoint's credential rule", () => {
       });
     }
 
-    if (e.credential !== "auditor") {
+    if (CREDENTIAL_RULES[e.credential].grant === "refused") {
       it(`${e.operationId}: an auditor grant token is 403 auditor_scope`, async () => {
         const answer = await call({ bearer: auditorToken });
         expect(answer.body).toMatchObject({ status: 403, code: "auditor_scope" });
+      });
+    }
+    if (CREDENTIAL_RULES[e.credential].grant === "also") {
+      it(`${e.operationId}: a live auditor grant token gets past the credential check: ${PAST_THE_CHECK[e.operationId]}`, async () => {
+        const answer = await call({ bearer: auditorToken });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(PAST_THE_CHECK[e.operationId]);
       });
     }
 
@@ -151,6 +162,12 @@ describe("every endpoint's credential rule", () => {
       });
     }
   }
+
+  it("lets a grant reach the auditor view and the parity verdicts, reads all, and nothing else", () => {
+    const reached = endpoints.filter((e) => CREDENTIAL_RULES[e.credential].grant !== "refused");
+    expect(reached.map((e) => e.operationId).sort()).toEqual(["get_auditor_view", "get_parity_verdict", "list_parity_verdicts"]);
+    for (const e of reached) expect(e.access, e.operationId).toBe("read");
+  });
 
   it("knows the status past the check of every operation a personal credential reaches", () => {
     expect(Object.keys(PAST_THE_CHECK).sort()).toEqual(endpoints.filter((e) => e.credential !== "auditor" && e.credential !== "public").map((e) => e.operationId).sort());

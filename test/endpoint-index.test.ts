@@ -14,6 +14,19 @@ describe("the endpoint index", () => {
     expect(new Set(endpoints.map((e) => `${e.method} ${e.path}`)).size).toBe(endpoints.length);
   });
 
+  it("names, for a POST to a collection's read, writes of the index that its description names too", () => {
+    const naming = endpoints.filter((e) => e.addedBy.length > 0);
+    expect(naming.map((e) => e.operationId).sort()).toEqual(["list_categories", "list_category_taxonomy", "list_rules"]);
+    for (const e of naming) {
+      expect(e.access, e.operationId).toBe("read");
+      for (const id of e.addedBy) {
+        const verb = endpoints.find((x) => x.operationId === id);
+        expect(verb, `${e.operationId} names ${id}`).toMatchObject({ method: "post", access: "write" });
+        expect(e.description, e.operationId).toContain(`${id} (POST ${verb!.path})`);
+      }
+    }
+  });
+
   it("holds the books, feed and credential endpoints of the document", () => {
     expect(endpoints.map((e) => e.operationId)).toEqual(
       expect.arrayContaining(["get_me", "list_transactions", "get_transaction", "list_accounts", "list_sync_history", "sync_now", "get_visibility", "get_usage"]),
@@ -27,7 +40,7 @@ describe("the endpoint index", () => {
     expect(description.endpoints.map((e: any) => key(e.method, e.path, e.operation_id)).sort()).toEqual(fromIndex);
     for (const e of description.endpoints) {
       expect(e.summary).toBeTruthy();
-      expect(["read", "write", "session", "auditor", "public"]).toContain(e.credential);
+      expect(["read", "write", "session", "auditor", "read_or_grant", "public"]).toContain(e.credential);
       expect(e.credential_rule).toBeTruthy();
     }
   });

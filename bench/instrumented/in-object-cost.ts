@@ -13,8 +13,20 @@ import { ruleDecisions } from "../../src/ledger/rules/matching";
 import { standingRules } from "../../src/ledger/rules/rulebook";
 import { undecidedLines } from "../../src/ledger/books/undecided";
 import { countConnections } from "../../src/ledger/feed/sync-requests";
+import { filedVerdictJson, listVerdicts } from "../../src/ledger/reports/verdicts";
 
-export const IN_OBJECT_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match"] as const;
+export const IN_OBJECT_READS = [
+  "list_transactions",
+  "get_me",
+  "list_categories",
+  "list_exceptions",
+  "get_pnl_rolling",
+  "get_usage",
+  "get_auditor_view",
+  "list_parity_verdicts",
+  "get_parity_verdict",
+  "run_rules_match",
+] as const;
 export type InObjectRead = (typeof IN_OBJECT_READS)[number];
 
 export interface InObjectArgs {
@@ -44,6 +56,13 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
     case "get_auditor_view":
       // Written as JSON text by construction, like the P&L: its in-object cost includes writing it.
       return auditorViewJson(db, face, 0).length;
+    case "list_parity_verdicts":
+      return listVerdicts(db, { from: null, to: null, revisions: "latest" }, args.page ?? 1, args.perPage ?? 50).verdicts.length;
+    case "get_parity_verdict": {
+      // Written as JSON text around the stored oracle, like the P&L.
+      const verdict = filedVerdictJson(db, args.asOf ?? face.today, null);
+      return verdict.ok ? verdict.value.length : 0;
+    }
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;

@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * List the rulebook
-         * @description The rulebook as it stands: the newest revision of every rule key, retired ones included, ordered by priority descending (ties by key), so the bottom row is the one that decides first when two rules match.
+         * @description The rulebook as it stands: the newest revision of every rule key, retired ones included, ordered by priority descending (ties by key), so the bottom row is the one that decides first when two rules match. To add rules: create_rule (POST /api/v1/create-rule) or create_rules (POST /api/v1/create-rules); a POST here is 405 naming them.
          */
         get: operations["list_rules"];
         put?: never;
@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * List categories with their totals
-         * @description The category labels that booked lines carry, each with its booked `total_cents` and line count, most money first (by absolute total; ties by label). Only labels some booked line carries are listed: a taxonomy entry no line uses is not here (see list_category_taxonomy), and the queue (`uncategorised`) is never listed. Pending, superseded, retracted and archived lines count nowhere. Computed over the lines this credential's face serves.
+         * @description The category labels that booked lines carry, each with its booked `total_cents` and line count, most money first (by absolute total; ties by label). Only labels some booked line carries are listed: a taxonomy entry no line uses is not here (see list_category_taxonomy), and the queue (`uncategorised`) is never listed. Pending, superseded, retracted and archived lines count nowhere. Computed over the lines this credential's face serves. To make a category: create_category (POST /api/v1/new-category) or create_categories (POST /api/v1/new-categories); a POST here is 405 naming them.
          */
         get: operations["list_categories"];
         put?: never;
@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * List the category taxonomy
-         * @description The tenant's live taxonomy: every category with its key and the header it lives under (income, cogs, expense, draw, transfer), ordered by the header's `sort_order`, then by name. An entry is listed whether or not any line carries its label; retired entries are not. Use it to pick an existing name before categorizing, or to find a category's header. 404 when the deployment does not enable the read.
+         * @description The tenant's live taxonomy: every category with its key and the header it lives under (income, cogs, expense, draw, transfer), ordered by the header's `sort_order`, then by name. An entry is listed whether or not any line carries its label; retired entries are not. Use it to pick an existing name before categorizing, or to find a category's header. 404 when the deployment does not enable the read. To add to it: create_category (POST /api/v1/new-category) or create_categories (POST /api/v1/new-categories); a POST here is 405 naming them.
          */
         get: operations["list_category_taxonomy"];
         put?: never;
@@ -572,9 +572,49 @@ export interface paths {
         put?: never;
         /**
          * File the day's parity verdict
-         * @description Compares the books' rolling P&L for the day with an outside reference report (the oracle, in the same shape) and files the day's verdict: the difference coefficient over the twelve section numbers, each number's delta, and each difference localised to its transactions (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE). Filing the same day again returns a higher revision. If `local` is sent and disagrees with the books, nothing is filed (409). A rendered card or raw workflow output as `oracle` is 400.
+         * @description Compares the books' rolling P&L for the day with an outside reference report (the oracle, in the same shape) and files the day's verdict: the difference coefficient over the twelve section numbers, each number's delta, and each difference localised to its transactions (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE); `match` is true when the coefficient is 0, and `unexplained` lists each delta the localisations do not wholly explain, with the amount left over. Filing the same day again returns a higher revision. A mismatch posts a notice in the message thread, texted to the owner's phone too where SMS is configured. If `local` is sent and disagrees with the books, nothing is filed (409). A rendered card or raw workflow output as `oracle` is 400. Filed verdicts are read with list_parity_verdicts and get_parity_verdict.
          */
         post: operations["record_pnl_parity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/parity-verdicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the parity verdicts
+         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. `from` and `to` bound the day; `revisions=all` lists every revision instead of each day's newest. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         */
+        get: operations["list_parity_verdicts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/parity-verdicts/{as_of}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one parity verdict
+         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         */
+        get: operations["get_parity_verdict"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -650,7 +690,7 @@ export interface paths {
         };
         /**
          * Read the message thread
-         * @description The SMS thread with the customer, newest first: texts it sent in, and replies a person released on /settings (drafts are never listed). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in this response, not a lifetime total.
+         * @description The SMS thread with the customer, newest first: texts it sent in, replies a person released on /settings (drafts are never listed), and the service's notices to the owner (a parity mismatch: texted too where SMS is configured, else channel `notice`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in this response, not a lifetime total.
          */
         get: operations["get_messages"];
         put?: never;
@@ -696,7 +736,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a grant with its code
-         * @description Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, `too_many_attempts` (a request takes 5 codes; then offer the grant again for a new code), `request_expired`, `request_used`. 404 for a request this tenant never filed. 429 `too_many_requests` with Retry-After once one client has failed 20 confirmations in an hour (the waits then double from 1 s to 15 minutes). Session only.
+         * @description Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}) and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, `too_many_attempts` (a request takes 5 codes; then offer the grant again for a new code), `request_expired`, `request_used`. 404 for a request this tenant never filed. 429 `too_many_requests` with Retry-After once one client has failed 20 confirmations in an hour (the waits then double from 1 s to 15 minutes). Session only.
          */
         post: operations["confirm_auditor_grant"];
         delete?: never;
@@ -2168,6 +2208,11 @@ export interface components {
                  */
                 coefficient: number;
                 /**
+                 * @description True when the coefficient is 0 (the twelve numbers agree); false is a mismatch.
+                 * @example false
+                 */
+                match: boolean;
+                /**
                  * @description Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.
                  * @example {
                  *       "7d.revenue": 2500
@@ -2176,79 +2221,112 @@ export interface components {
                 deltas: {
                     [key: string]: number;
                 };
+                /** @description Each delta the localisations do not wholly explain, with the amount left over, by window then section; empty when every delta is explained. */
+                unexplained: components["schemas"]["ParityUnexplained"][];
                 /** @description Every delta's explaining transactions, sorted (window, date, side, id, kind). */
-                localisations: {
-                    /**
-                     * @description Why the transaction explains a delta (the matching rule is in the project's docs).
-                     * @example RECATEGORIZED
-                     * @enum {string}
-                     */
-                    kind: "RECATEGORIZED" | "AMOUNT_DIFF" | "WINDOW_EDGE" | "MISSING_ON_LOCAL" | "MISSING_ON_ORACLE";
-                    /**
-                     * @description The window it was found in.
-                     * @example 7d
-                     * @enum {string}
-                     */
-                    window: "7d" | "30d";
-                    /**
-                     * @description The transaction's side.
-                     * @example A
-                     * @enum {string}
-                     */
-                    side: "A" | "B";
-                    /**
-                     * @description Its id on that side (the oracle's own id when only the oracle has it).
-                     * @example 42
-                     */
-                    src_id: number;
-                    /**
-                     * @description Its date.
-                     * @example 2026-11-18
-                     */
-                    posted_on: string;
-                    /**
-                     * @description Its description.
-                     * @example STRIPE PAYOUT
-                     */
-                    description: string;
-                    /** @description How that side has the transaction; null where it is missing. */
-                    local: {
-                        /**
-                         * @description The section it counts in on that side.
-                         * @example revenue
-                         */
-                        section: string;
-                        /**
-                         * @description Its category on that side.
-                         * @example Sales
-                         */
-                        category: string;
-                        /**
-                         * @description Its amount on that side.
-                         * @example 82000
-                         */
-                        amount_cents: number;
-                    } | null;
-                    /** @description How that side has the transaction; null where it is missing. */
-                    oracle: {
-                        /**
-                         * @description The section it counts in on that side.
-                         * @example revenue
-                         */
-                        section: string;
-                        /**
-                         * @description Its category on that side.
-                         * @example Sales
-                         */
-                        category: string;
-                        /**
-                         * @description Its amount on that side.
-                         * @example 82000
-                         */
-                        amount_cents: number;
-                    } | null;
-                }[];
+                localisations: components["schemas"]["ParityLocalisation"][];
             };
+        };
+        /** @description A delta (one of the twelve numbers) that the localisations do not wholly explain, with the amount they leave over: say an oracle whose section number is not the sum of its own transactions. */
+        ParityUnexplained: {
+            /**
+             * @description The window.
+             * @example 7d
+             * @enum {string}
+             */
+            window: "7d" | "30d";
+            /**
+             * @description The section.
+             * @example revenue
+             * @enum {string}
+             */
+            section: "revenue" | "cogs" | "gross_margin" | "biz_expenses" | "net_income" | "owners_draw";
+            /**
+             * @description The delta: books minus oracle.
+             * @example 147900
+             */
+            delta_cents: number;
+            /**
+             * @description What the window's localisations add up to in this section, in its natural direction (a derived section sums its components').
+             * @example 45655
+             */
+            explained_cents: number;
+            /**
+             * @description delta_cents - explained_cents: the part no transaction explains. Never 0 here.
+             * @example 102245
+             */
+            unexplained_cents: number;
+        };
+        ParityLocalisation: {
+            /**
+             * @description Why the transaction explains a delta (the matching rule is in the project's docs).
+             * @example RECATEGORIZED
+             * @enum {string}
+             */
+            kind: "RECATEGORIZED" | "AMOUNT_DIFF" | "WINDOW_EDGE" | "MISSING_ON_LOCAL" | "MISSING_ON_ORACLE";
+            /**
+             * @description The window it was found in.
+             * @example 7d
+             * @enum {string}
+             */
+            window: "7d" | "30d";
+            /**
+             * @description The transaction's side.
+             * @example A
+             * @enum {string}
+             */
+            side: "A" | "B";
+            /**
+             * @description Its id on that side (the oracle's own id when only the oracle has it).
+             * @example 42
+             */
+            src_id: number;
+            /**
+             * @description Its date.
+             * @example 2026-11-18
+             */
+            posted_on: string;
+            /**
+             * @description Its description.
+             * @example STRIPE PAYOUT
+             */
+            description: string;
+            /** @description How that side has the transaction; null where it is missing. */
+            local: {
+                /**
+                 * @description The section it counts in on that side.
+                 * @example revenue
+                 */
+                section: string;
+                /**
+                 * @description Its category on that side.
+                 * @example Sales
+                 */
+                category: string;
+                /**
+                 * @description Its amount on that side.
+                 * @example 82000
+                 */
+                amount_cents: number;
+            } | null;
+            /** @description How that side has the transaction; null where it is missing. */
+            oracle: {
+                /**
+                 * @description The section it counts in on that side.
+                 * @example revenue
+                 */
+                section: string;
+                /**
+                 * @description Its category on that side.
+                 * @example Sales
+                 */
+                category: string;
+                /**
+                 * @description Its amount on that side.
+                 * @example 82000
+                 */
+                amount_cents: number;
+            } | null;
         };
         /** @description Section to category to transaction, as get_pnl_rolling answers. A rendered card or raw workflow output is refused (400). */
         OracleReport: {
@@ -2267,6 +2345,152 @@ export interface components {
                 "7d": components["schemas"]["PnlWindow"];
                 "30d": components["schemas"]["PnlWindow"];
             };
+        };
+        ParityVerdictHistory: {
+            /** @description This page's verdicts, newest day first, then newest revision first. */
+            verdicts: components["schemas"]["ParityVerdictSummary"][];
+            /**
+             * @description The page served.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Verdicts per page, after the cap.
+             * @example 50
+             */
+            per_page: number;
+            /**
+             * @description Verdicts matched, over every page.
+             * @example 31
+             */
+            total: number;
+        };
+        ParityVerdictSummary: {
+            /**
+             * @description The day the verdict is for.
+             * @example 2026-11-20
+             */
+            as_of: string;
+            /**
+             * @description 1 for the day's first verdict; each repeat for the same day is the next.
+             * @example 1
+             */
+            revision: number;
+            /**
+             * @description Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.
+             * @example 0.0125
+             */
+            coefficient: number;
+            /**
+             * @description True when the coefficient is 0 (the twelve numbers agree); false is a mismatch.
+             * @example false
+             */
+            match: boolean;
+            /**
+             * @description Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.
+             * @example {
+             *       "7d.revenue": 2500
+             *     }
+             */
+            deltas: {
+                [key: string]: number;
+            };
+            /** @description Each delta the localisations do not wholly explain, with the amount left over, by window then section; empty when every delta is explained. */
+            unexplained: components["schemas"]["ParityUnexplained"][];
+            /**
+             * @description When it was filed (ISO 8601, UTC).
+             * @example 2026-11-21T11:00:04.211Z
+             */
+            filed_at: string;
+            /**
+             * @description How many localisations it holds.
+             * @example 5
+             */
+            localisation_count: number;
+            oracle: components["schemas"]["OracleOrigin"];
+        };
+        /** @description Where the verdict's oracle report came from. */
+        OracleOrigin: {
+            /**
+             * @description `daily`: the daily run fetched the report from the tenant's oracle source; `manual`: a caller sent it to record_pnl_parity.
+             * @example daily
+             * @enum {string}
+             */
+            source: "manual" | "daily";
+            /**
+             * @description The daily source's address, without query or fragment (never its secret); null for `manual`.
+             * @example https://reports.example.com/pnl.json
+             */
+            url: string | null;
+            /**
+             * @description Who filed it: `cron:daily-parity`, or the caller's actor.
+             * @example cron:daily-parity
+             */
+            filed_by: string;
+        };
+        FiledParityVerdict: {
+            /** @description The verdict as filed, with its oracle. */
+            verdict: {
+                /**
+                 * @description The day the verdict is for.
+                 * @example 2026-11-20
+                 */
+                as_of: string;
+                /**
+                 * @description 1 for the day's first verdict; each repeat for the same day is the next.
+                 * @example 1
+                 */
+                revision: number;
+                /**
+                 * @description Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.
+                 * @example 0.0125
+                 */
+                coefficient: number;
+                /**
+                 * @description True when the coefficient is 0 (the twelve numbers agree); false is a mismatch.
+                 * @example false
+                 */
+                match: boolean;
+                /**
+                 * @description Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.
+                 * @example {
+                 *       "7d.revenue": 2500
+                 *     }
+                 */
+                deltas: {
+                    [key: string]: number;
+                };
+                /** @description Each delta the localisations do not wholly explain, with the amount left over, by window then section; empty when every delta is explained. */
+                unexplained: components["schemas"]["ParityUnexplained"][];
+                /**
+                 * @description When it was filed (ISO 8601, UTC).
+                 * @example 2026-11-21T11:00:04.211Z
+                 */
+                filed_at: string;
+                /** @description Every delta's explaining transactions, sorted (window, date, side, id, kind). */
+                localisations: components["schemas"]["ParityLocalisation"][];
+                oracle: components["schemas"]["FiledOracle"];
+            };
+        };
+        /** @description Where the oracle report came from, and the report the verdict was computed against, as it was received. */
+        FiledOracle: {
+            /**
+             * @description `daily`: the daily run fetched the report from the tenant's oracle source; `manual`: a caller sent it to record_pnl_parity.
+             * @example daily
+             * @enum {string}
+             */
+            source: "manual" | "daily";
+            /**
+             * @description The daily source's address, without query or fragment (never its secret); null for `manual`.
+             * @example https://reports.example.com/pnl.json
+             */
+            url: string | null;
+            /**
+             * @description Who filed it: `cron:daily-parity`, or the caller's actor.
+             * @example cron:daily-parity
+             */
+            filed_by: string;
+            report: components["schemas"]["OracleReport"];
         };
         /** @description A bundle receipt (`kind: bundle`) or a resync op (`kind: resync`). */
         Export: components["schemas"]["ExportReceipt"] | components["schemas"]["ResyncOp"];
@@ -2407,7 +2631,7 @@ export interface components {
             destination_id?: number;
         };
         Messages: {
-            /** @description Inbound texts, released replies and the service's notices, newest first; drafts are never listed. */
+            /** @description Inbound texts, released replies and the service's notices (a parity mismatch), newest first; drafts are never listed. */
             messages: components["schemas"]["Message"][];
             /**
              * @description The number of messages in this response (not a lifetime total).
@@ -2422,19 +2646,19 @@ export interface components {
              */
             message_id: number;
             /**
-             * @description `in`: texted by the customer; `out`: texted back, or a notice from the service.
+             * @description `in`: texted by the customer; `out`: a reply texted back, or a notice from the service.
              * @example in
              * @enum {string}
              */
             direction: "in" | "out";
             /**
-             * @description `sms`: a text; `notice`: the service telling the owner something (a bank that needs its login again), never texted.
+             * @description `sms`: texted (or being texted); `notice`: a notice from the service posted in the thread only, never texted.
              * @example sms
              * @enum {string}
              */
             channel: "sms" | "notice";
             /**
-             * @description `received` for an inbound text; `sending`, `sent` or `failed` for a reply; `posted` for a notice.
+             * @description `received` for an inbound text; `sending`, `sent` or `failed` for a reply or a texted notice; `posted` for a notice in the thread only.
              * @example received
              */
             status: string;
@@ -2476,7 +2700,7 @@ export interface components {
         GrantConfirmed: {
             grant: components["schemas"]["AuditorGrant"];
             /**
-             * @description The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and nothing else.
+             * @description The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}), and nothing else.
              * @example lat.3f9c1a7e5b2d4c60.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c
              */
             token: string;
@@ -2813,7 +3037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2923,7 +3147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3122,7 +3346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,7 +3446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3304,7 +3528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,7 +3628,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,7 +3743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,7 +3825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3698,7 +3922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3861,7 +4085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4049,7 +4273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4191,7 +4415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,7 +4516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4426,7 +4650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4553,7 +4777,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4690,7 +4914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +5081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5004,7 +5228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5105,7 +5329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5247,7 +5471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5329,7 +5553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5445,7 +5669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5606,7 +5830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5768,7 +5992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5883,7 +6107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5985,7 +6209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. `tenant_mismatch`: `tenant` names a tenant other than the credential's own. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `tenant_mismatch`: `tenant` names a tenant other than the credential's own. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6208,7 +6432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6302,6 +6526,232 @@ export interface operations {
             };
         };
     };
+    list_parity_verdicts: {
+        parameters: {
+            query?: {
+                /** @description Inclusive lower bound on the verdict's day (`as_of`). */
+                from?: string;
+                /** @description Inclusive upper bound on the verdict's day (`as_of`). */
+                to?: string;
+                /** @description `latest` (the default): each day's newest revision, the day's verdict. `all`: every revision filed. */
+                revisions?: "latest" | "all";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Verdicts per page. Default 50; values above 100 are clamped to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the verdict history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParityVerdictHistory"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The auditor grant token's grant was revoked. `grant_expired`: The auditor grant token's grant is past its end. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "grant_revoked" | "grant_expired";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    get_parity_verdict: {
+        parameters: {
+            query?: {
+                /** @description The revision to read. Default: the day's newest. */
+                revision?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The verdict's day. */
+                as_of: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict with its oracle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiledParityVerdict"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The auditor grant token's grant was revoked. `grant_expired`: The auditor grant token's grant is past its end. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "grant_revoked" | "grant_expired";
+                    };
+                };
+            };
+            /** @description `not_found`: No verdict is filed for the day, or no such revision of it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     export_books: {
         parameters: {
             query?: never;
@@ -6354,7 +6804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6514,7 +6964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +7082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6747,7 +7197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6829,7 +7279,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6930,7 +7380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7079,7 +7529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ import m0020 from './0020_exceptions_queue.sql';
 import m0021 from './0021_model_evidence.sql';
 import m0022 from './0022_bank_items.sql';
 import m0023 from './0023_bank_items_append_only.sql';
+import m0024 from './0024_parity_oracle_url.sql';
 
   export default {
     journal,
@@ -50,7 +51,8 @@ m0019,
 m0020,
 m0021,
 m0022,
-m0023
+m0023,
+m0024
     }
   }
   

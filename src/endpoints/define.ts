@@ -64,6 +64,12 @@ interface CommonSpec<P, Q, B> {
    * credential rule and the catalog).
    */
   errors?: Partial<Record<ErrorCode, string>>;
+  /**
+   * For a read that lists a collection: the operations (ids) that add to it. A POST to the
+   * read's own path, a guess at a REST create, is a 405 that names them, rather than a
+   * second name for one of them (one operation, one path, one tool). Say so in `description` too.
+   */
+  addedBy?: readonly string[];
 }
 
 /**
@@ -128,6 +134,8 @@ export interface Endpoint {
   idempotent: boolean;
   /** Every refusal it may answer (codes of the catalog). */
   refusals: ErrorCode[];
+  /** The operations that add to what this read lists (named by a POST to its path's 405). */
+  addedBy: readonly string[];
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
@@ -253,6 +261,7 @@ export function definePublicEndpoint<P extends Schema | undefined, Q extends Sch
     answers: "json",
     idempotent: spec.idempotent === true,
     refusals: [...refusals.keys()],
+    addedBy: [],
     route,
     run,
   };
@@ -280,6 +289,10 @@ function build<P, Q, B>(
   respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
 ): Endpoint {
   const access = spec.method === "get" ? "read" : "write";
+  // A grant is read-only access: no rule that lets one in may guard a write.
+  if (access === "write" && CREDENTIAL_RULES[spec.credential].grant !== "refused") {
+    throw new Error(`${spec.operationId} is a write under the rule ${spec.credential}, which lets an auditor grant in`);
+  }
   const refusals = refusalsOf(spec as CommonSpec<unknown, unknown, unknown>, access);
   const responses: RouteConfig["responses"] = { [status]: success, ...refusalResponses(refusals) };
   const route = createRoute({
@@ -330,6 +343,7 @@ function build<P, Q, B>(
     answers,
     idempotent: access === "read" || spec.idempotent === true,
     refusals: [...refusals.keys()],
+    addedBy: spec.addedBy ?? [],
     route,
     run,
   };

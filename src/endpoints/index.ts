@@ -20,6 +20,7 @@ import { getUsage } from "./usage/routes";
 import { explainTransaction } from "./explanation/routes";
 import { signUpTenant } from "./signup/routes";
 import { getConnection, listConnections } from "./connections/routes";
+import { getParityVerdict, listParityVerdicts } from "./verdicts/routes";
 
 export const endpoints: readonly Endpoint[] = [
   // Signing up: the one public operation.
@@ -58,6 +59,8 @@ export const endpoints: readonly Endpoint[] = [
   // Reports.
   getPnlRolling,
   recordPnlParity,
+  listParityVerdicts,
+  getParityVerdict,
   // Export.
   exportBooks,
   getExport,

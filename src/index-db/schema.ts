@@ -137,7 +137,8 @@ export const oracleRuns = sqliteTable(
 
 /**
  * A tenant's spreadsheet destinations for export (connected on /settings). A destination
- * is live until it is disconnected; `export_books` pushes to the newest live one.
+ * is live until it is disconnected; `export_books` pushes to the newest live one. Its
+ * OAuth tokens are kept sealed (AES-GCM, src/auth/sealing.ts) and never shown again.
  */
 export const exportDestinations = sqliteTable(
   "export_destinations",
@@ -148,8 +149,15 @@ export const exportDestinations = sqliteTable(
     spreadsheetId: text("spreadsheet_id").notNull(),
     /** The sheet (tab) the books are written to; it is cleared on every push. */
     sheet: text("sheet").notNull(),
-    /** Sent as `Authorization: Bearer <token>`; never shown again once set. */
-    accessToken: text("access_token").notNull(),
+    /**
+     * The OAuth refresh token the person gave, sealed; the push buys access tokens with it.
+     * Null for a destination connected with a pasted access token before refresh tokens were
+     * kept: it must be connected again.
+     */
+    sealedRefreshToken: text("sealed_refresh_token"),
+    /** The last access token bought, sealed, and when it stops working; null until a push buys one. */
+    sealedAccessToken: text("sealed_access_token"),
+    accessTokenExpiresAt: text("access_token_expires_at"),
     connectedAt: text("connected_at").notNull(),
     disconnectedAt: text("disconnected_at"),
   },
@@ -199,6 +207,23 @@ export const auditorGrants = sqliteTable(
     lastReadAt: text("last_read_at"),
   },
   (t) => [index("auditor_grants_tenant").on(t.tenantId, t.id)],
+);
+
+/**
+ * The sandbox's spreadsheets: the rows pushes wrote through the sandbox stand-in of the
+ * spreadsheet API (`GET /sandbox/tenants/{tenant}/spreadsheets/{id}`), one row of cells a row.
+ */
+export const sandboxSheetRows = sqliteTable(
+  "sandbox_sheet_rows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    spreadsheetId: text("spreadsheet_id").notNull(),
+    sheet: text("sheet").notNull(),
+    /** The row's cells (JSON). */
+    cells: text("cells").notNull(),
+  },
+  (t) => [index("sandbox_sheet_rows_sheet").on(t.tenantId, t.spreadsheetId, t.sheet, t.id)],
 );
 
 /** The sandbox carrier's outbox: the SMS it was asked to send (`GET /sandbox/tenants/{tenant}/outbox`). */

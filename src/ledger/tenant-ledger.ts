@@ -29,6 +29,7 @@ import * as pushes from "./reports/export/push-records";
 import * as snapshot from "./reports/export/snapshot";
 import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
+import * as verdicts from "./reports/verdicts";
 import type { RuleInput } from "./rules/rule";
 import * as rulebook from "./rules/rulebook";
 import { runRules } from "./rules/run-rules";
@@ -202,8 +203,26 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   pnlRollingJson(face: Face, asOf: string): Outcome<string> {
     return ok(pnl.rollingPnlJson(this.db, face, asOf));
   }
-  recordParity(face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, actor: string) {
-    return ok(parity.recordParity(this.db, face, asOf, oracle, local, actor, now()));
+  /** Files the day's verdict; a mismatch's notice to be texted is queued as a job of its own. */
+  async recordParity(tenant: string, face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, filing: parity.Filing) {
+    const outcome = parity.recordParity(this.db, face, asOf, oracle, local, filing, now());
+    const notice = outcome.filed?.notice;
+    if (notice?.texted) {
+      try {
+        await this.env.JOB_QUEUE.send({ kind: "notice", tenant, messageId: notice.messageId });
+      } catch (error) {
+        // The verdict stands; the notice is in the thread, marked as never texted.
+        console.error(`the text of notice ${notice.messageId} could not be queued:`, error);
+        messages.recordSendOutcome(this.db, notice.messageId, { error: "the text could not be queued" }, messages.NOTICE_ACTOR, now());
+      }
+    }
+    return ok(outcome);
+  }
+  verdicts(filter: verdicts.VerdictFilter, page: number, perPage: number): Outcome<ReturnType<typeof verdicts.listVerdicts>> {
+    return ok(verdicts.listVerdicts(this.db, filter, page, perPage));
+  }
+  verdictJson(asOf: string, revision: number | null): Outcome<string> {
+    return verdicts.filedVerdictJson(this.db, asOf, revision);
   }
   auditorViewJson(face: Face, grantId: number): Outcome<string> {
     return ok(auditorViewJson(this.db, face, grantId));
@@ -248,6 +267,9 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   claimRelease(messageId: number, actor: string) {
     return messages.claimRelease(this.db, messageId, actor, now());
+  }
+  noticeToText(messageId: number): Outcome<{ body: string } | null> {
+    return ok(messages.noticeToText(this.db, messageId));
   }
   recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string): Outcome<null> {
     messages.recordSendOutcome(this.db, messageId, outcome, actor, now());

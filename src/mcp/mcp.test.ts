@@ -110,12 +110,16 @@ describe("the tool face", () => {
     await anonymous.close();
   });
 
-  it("gives an auditor token the auditor view and nothing else", async () => {
+  it("gives an auditor token the auditor view and the parity verdicts, and nothing else", async () => {
     const { token } = await grantAuditor(t);
     const auditor = await connect(token);
     const view: any = await auditor.callTool({ name: "get_auditor_view", arguments: {} });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
     expect(view.structuredContent.months[0]).toMatchObject({ month: "2026-11" });
+    const verdicts: any = await auditor.callTool({ name: "list_parity_verdicts", arguments: { revisions: "all" } });
+    expect(verdicts.isError, JSON.stringify(verdicts)).toBeFalsy();
+    expect(verdicts.structuredContent).toMatchObject({ verdicts: [], page: 1, total: 0 });
+    expect(problemOf(await auditor.callTool({ name: "get_parity_verdict", arguments: { as_of: "2026-11-20" } }))).toMatchObject({ status: 404, code: "not_found" });
     expect(problemOf(await auditor.callTool({ name: "get_me", arguments: {} }))).toMatchObject({ code: "auditor_scope" });
     await auditor.close();
   });

@@ -11,7 +11,7 @@ import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grant
 import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../auth/signin";
 import { findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
-import { ledgerOf, type Env } from "../env";
+import { ledgerOf, sandboxOn, type Env } from "../env";
 import { ApiError, settle } from "../errors";
 import { formOf } from "../http/form-body";
 import { SIGNIN } from "../limits/attempts";
@@ -24,6 +24,7 @@ import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/orac
 import { mayLinkBanks } from "../banks/linking";
 import { AccountSection } from "./account";
 import { BanksSection } from "./banks";
+import { missingForDestinations, sealRefreshToken } from "../exports/spreadsheet-access";
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
@@ -219,7 +220,7 @@ export async function Settings(props: SettingsProps) {
         <input id="oracle-secret" name="secret" type="password" autocomplete="off" />
         <button type="submit">Save the oracle</button>
       </form>
-      <DestinationsSection destinations={destinations} />
+      <DestinationsSection destinations={destinations} sandbox={sandboxOn(props.env)} tenant={props.tenant} />
       <PhoneSection phone={tenant.phone} />
       <GrantsSection grants={grants} pending={props.pending} grantToken={props.grantToken} />
       <ThreadSection messages={thread} drafts={drafts} />
@@ -297,16 +298,19 @@ pages.post("/settings/destinations", async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
   const form = await formOf(c);
-  const refused = textNotice("sheet", String(form.sheet ?? "")) ?? textNotice("access token", String(form.access_token ?? ""));
+  const refused = textNotice("sheet", String(form.sheet ?? "")) ?? textNotice("refresh token", String(form.refresh_token ?? ""));
   if (refused) return c.html(<Settings env={c.env} tenant={tenant} notice={refused} />, 400);
   const input = {
     spreadsheetId: String(form.spreadsheet_id ?? "").trim(),
     sheet: String(form.sheet ?? "").trim(),
-    accessToken: String(form.access_token ?? "").trim(),
+    refreshToken: String(form.refresh_token ?? "").trim(),
   };
   const problem = destinationFormProblem(input);
   if (problem) return c.html(<Settings env={c.env} tenant={tenant} notice={problem} />, 400);
-  const connected = await connectDestination(c.env.INDEX_DB, tenant, input, new Date());
+  const missing = missingForDestinations(c.env);
+  if (missing) return c.html(<Settings env={c.env} tenant={tenant} notice={`${missing} No destination can be connected; nothing was saved.`} />, 503);
+  const sealedRefreshToken = await sealRefreshToken(c.env, tenant, input.refreshToken);
+  const connected = await connectDestination(c.env.INDEX_DB, tenant, { spreadsheetId: input.spreadsheetId, sheet: input.sheet, sealedRefreshToken }, new Date());
   return c.html(<Settings env={c.env} tenant={tenant} notice={`Destination ${connected.id} is connected; exports now push to it.`} />, 201);
 });
 

@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { randomSecret } from "../auth/crypto";
 import { startSession } from "../auth/sessions";
 import { signUp } from "../auth/signup";
@@ -21,6 +21,7 @@ import { queueSandboxChanges } from "../providers/bank/sandbox";
 import { institutionOf, requireSandboxLogin, sandboxItem, sandboxItemsOf, signSandboxWebhook } from "../providers/bank/sandbox-link";
 import { sandboxMailTo } from "../providers/email/sandbox";
 import { receiveBankWebhook } from "../banks/bank-hooks";
+import { sandboxSpreadsheetOf } from "../providers/spreadsheet/sandbox";
 import { carrierSignature } from "../providers/sms/carrier";
 import { SANDBOX_CARRIER_AUTH_TOKEN, sandboxOutboxOf } from "../providers/sms/sandbox";
 import { E164 } from "../providers/sms/types";
@@ -184,6 +185,13 @@ sandbox.get("/tenants/:tenant/outbox", async (c) => {
   return c.json({ messages: await sandboxOutboxOf(c.env.INDEX_DB, tenant) });
 });
 
+/** What pushes wrote to a sandbox spreadsheet, through the sandbox's stand-in of the spreadsheet API. */
+sandbox.get("/tenants/:tenant/spreadsheets/:spreadsheet", async (c) => {
+  const tenant = c.req.param("tenant");
+  if (!(await findTenant(c.env.INDEX_DB, tenant))) throw ApiError.notFound(`No sandbox tenant "${tenant}".`);
+  return c.json({ spreadsheet_id: c.req.param("spreadsheet"), sheets: await sandboxSpreadsheetOf(c.env.INDEX_DB, tenant, c.req.param("spreadsheet")) });
+});
+
 /**
  * The customer's text as the carrier would deliver it: form-encoded UTF-8, so control
  * characters can arrive (they are stored as received, like bank text) and a lone
@@ -197,21 +205,37 @@ const inboundSmsBody = z.object({
     .refine((text) => wellFormed(text) === text, { message: "contains a lone surrogate, which no carrier's UTF-8 can carry", params: { code: "lone_surrogate" } }),
 });
 
-/** The customer texting in: the carrier's webhook call, signed as the carrier signs it, through the webhook's own code. */
+/** The carrier's webhook call for a text from `from`, signed as the carrier signs it, through the webhook's own code. */
+async function textIn(c: Context<{ Bindings: Env }>, url: string, from: string, text: string) {
+  const params = {
+    AccountSid: "ACsandbox",
+    MessageSid: `SM${randomSecret(16).replace(/[^A-Za-z0-9]/g, "").slice(0, 32)}`,
+    From: from,
+    To: c.env.SMS_FROM || "+15555550199",
+    Body: text,
+  };
+  const outcome = await receiveInboundSms(c.env, url, params, await carrierSignature(SANDBOX_CARRIER_AUTH_TOKEN, url, params));
+  return { message_sid: params.MessageSid, landed_in: outcome.landedIn, reply: outcome.reply };
+}
+
+/** The customer texting in to one tenant: the webhook's address names the tenant (`?tenant=`), since sandbox tenants share a default phone. */
 sandbox.post("/tenants/:tenant/inbound-sms", async (c) => {
   const tenant = await findTenant(c.env.INDEX_DB, c.req.param("tenant"));
   if (!tenant) throw ApiError.notFound(`No sandbox tenant "${c.req.param("tenant")}".`);
   const body = parse(inboundSmsBody, jsonOf(await c.req.text()));
-  const url = `${new URL(c.req.url).origin}/hooks/sms?tenant=${encodeURIComponent(tenant.id)}`;
-  const params = {
-    AccountSid: "ACsandbox",
-    MessageSid: `SM${randomSecret(16).replace(/[^A-Za-z0-9]/g, "").slice(0, 32)}`,
-    From: tenant.phone,
-    To: c.env.SMS_FROM || "+15555550199",
-    Body: body.body,
-  };
-  await receiveInboundSms(c.env, url, params, await carrierSignature(SANDBOX_CARRIER_AUTH_TOKEN, url, params));
-  return c.json({ received: true, message_sid: params.MessageSid }, 202);
+  const texted = await textIn(c, `${new URL(c.req.url).origin}/hooks/sms?tenant=${encodeURIComponent(tenant.id)}`, tenant.phone, body.body);
+  return c.json({ received: true, ...texted }, 202);
+});
+
+/**
+ * A phone texting in, as the carrier delivers it: the webhook finds the tenant by the
+ * sender's phone (and, where tenants share it, by the name the text gives). The answer
+ * says where it landed, or carries the question the carrier would text back.
+ */
+sandbox.post("/inbound-sms", async (c) => {
+  const body = parse(inboundSmsBody.extend({ from: z.string().regex(E164, "an E.164 phone number") }), jsonOf(await c.req.text()));
+  const texted = await textIn(c, `${new URL(c.req.url).origin}/hooks/sms`, body.from, body.body);
+  return c.json({ received: texted.landed_in !== null, ...texted }, 202);
 });
 
 /** The body's JSON; requireJsonBody has already refused a body that does not parse. */

@@ -49,7 +49,7 @@ export const confirmAuditorGrant = defineEndpoint({
   description:
     "Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as " +
     "at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads " +
-    "GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
+    "GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}) and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
     "`too_many_attempts` (a request takes 5 codes; then offer the grant again for a new code), `request_expired`, " +
     "`request_used`. 404 for a request this tenant never filed. 429 `too_many_requests` with Retry-After once one client " +
     "has failed 20 confirmations in an hour (the waits then double from 1 s to 15 minutes). Session only.",

@@ -43,7 +43,7 @@ export const confirmResponse = z
   .object({
     grant: grantSchema,
     token: z.string().openapi({
-      description: "The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and nothing else.",
+      description: "The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}), and nothing else.",
       example: "lat.3f9c1a7e5b2d4c60.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c",
     }),
   })

@@ -1,6 +1,7 @@
 import { booksDate } from "../../clock";
 import { ApiError, settle } from "../../errors";
 import type { PnlReport } from "../../ledger/reports/pnl";
+import { ownerTextable } from "../../messages/notices";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { parityBody, pnlQuery, pnlReportSchema, verdictResponse } from "./schema";
 
@@ -37,18 +38,22 @@ export const recordPnlParity = defineEndpoint({
     "Compares the books' rolling P&L for the day with an outside reference report (the oracle, in the same shape) and " +
     "files the day's verdict: the difference coefficient over the twelve section numbers, each number's delta, and each " +
     "difference localised to its transactions (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, " +
-    "MISSING_ON_ORACLE). Filing the same day again returns a higher revision. If `local` is sent and disagrees with the " +
-    "books, nothing is filed (409). A rendered card or raw workflow output as `oracle` is 400.",
+    "MISSING_ON_ORACLE); `match` is true when the coefficient is 0, and `unexplained` lists each delta the localisations do " +
+    "not wholly explain, with the amount left over. Filing the same day again returns a higher revision. A mismatch " +
+    "posts a notice in the message thread, texted to the owner's phone too where SMS is configured. If `local` is sent " +
+    "and disagrees with the books, nothing is filed (409). A rendered card or raw workflow output as `oracle` is 400. " +
+    "Filed verdicts are read with list_parity_verdicts and get_parity_verdict.",
   credential: "write",
   body: parityBody,
   success: { status: 200, description: "The verdict filed.", schema: verdictResponse },
   errors: { local_disagrees: "The asserted `local` numbers disagree with the books; nothing was filed." },
-  async handler({ ledger, face, body, caller, now }) {
+  async handler({ env, ledger, face, body, caller, now }) {
     const asOf = body.as_of ?? body.oracle.as_of ?? booksDate(now);
-    const outcome = settle(await ledger.recordParity(face, asOf, body.oracle, body.local ?? null, caller.actor));
-    if (!outcome.verdict) {
+    const filing = { actor: caller.actor, oracleUrl: null, textOwner: ownerTextable(env, caller.tenant) };
+    const outcome = settle(await ledger.recordParity(caller.tenant.id, face, asOf, body.oracle, body.local ?? null, filing));
+    if (!outcome.filed) {
       throw new ApiError("local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);
     }
-    return { verdict: outcome.verdict };
+    return { verdict: outcome.filed.verdict };
   },
 });

@@ -119,29 +119,91 @@ const seenSchema = z
   .nullable()
   .openapi({ description: "How that side has the transaction; null where it is missing." });
 
+export const localisationSchema = z
+  .object({
+    kind: z
+      .enum(["RECATEGORIZED", "AMOUNT_DIFF", "WINDOW_EDGE", "MISSING_ON_LOCAL", "MISSING_ON_ORACLE"])
+      .openapi({ description: "Why the transaction explains a delta (the matching rule is in the project's docs).", example: "RECATEGORIZED" }),
+    window: z.enum(["7d", "30d"]).openapi({ description: "The window it was found in.", example: "7d" }),
+    side: z.enum(["A", "B"]).openapi({ description: "The transaction's side.", example: "A" }),
+    src_id: z.number().int().openapi({ description: "Its id on that side (the oracle's own id when only the oracle has it).", example: 42 }),
+    posted_on: z.string().openapi({ description: "Its date.", example: "2026-11-18" }),
+    description: z.string().openapi({ description: "Its description.", example: "STRIPE PAYOUT" }),
+    local: seenSchema,
+    oracle: seenSchema,
+  })
+  .openapi("ParityLocalisation");
+
+const sectionNames = z.enum(["revenue", "cogs", "gross_margin", "biz_expenses", "net_income", "owners_draw"]);
+
+export const unexplainedSchema = z
+  .object({
+    window: z.enum(["7d", "30d"]).openapi({ description: "The window.", example: "7d" }),
+    section: sectionNames.openapi({ description: "The section.", example: "revenue" }),
+    delta_cents: z.number().int().openapi({ description: "The delta: books minus oracle.", example: 147900 }),
+    explained_cents: z.number().int().openapi({
+      description: "What the window's localisations add up to in this section, in its natural direction (a derived section sums its components').",
+      example: 45655,
+    }),
+    unexplained_cents: z.number().int().openapi({ description: "delta_cents - explained_cents: the part no transaction explains. Never 0 here.", example: 102245 }),
+  })
+  .openapi("ParityUnexplained", {
+    description:
+      "A delta (one of the twelve numbers) that the localisations do not wholly explain, with the amount they leave over: " +
+      "say an oracle whose section number is not the sum of its own transactions.",
+  });
+
+const verdictFields = {
+  as_of: z.string().openapi({ description: "The day the verdict is for.", example: "2026-11-20" }),
+  revision: z.number().int().openapi({ description: "1 for the day's first verdict; each repeat for the same day is the next.", example: 1 }),
+  coefficient: z.number().openapi({ description: "Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.", example: 0.0125 }),
+  match: z.boolean().openapi({ description: "True when the coefficient is 0 (the twelve numbers agree); false is a mismatch.", example: false }),
+  deltas: z.record(z.string(), z.number().int()).openapi({ description: "Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.", example: { "7d.revenue": 2500 } }),
+  unexplained: z.array(unexplainedSchema).openapi({
+    description: "Each delta the localisations do not wholly explain, with the amount left over, by window then section; empty when every delta is explained.",
+  }),
+};
+
+const localisationsField = z.array(localisationSchema).openapi({ description: "Every delta's explaining transactions, sorted (window, date, side, id, kind)." });
+
 export const verdictResponse = z
   .object({
-    verdict: z.object({
-      as_of: z.string().openapi({ description: "The day the verdict is for.", example: "2026-11-20" }),
-      revision: z.number().int().openapi({ description: "1 for the day's first verdict; each repeat for the same day is the next.", example: 1 }),
-      coefficient: z.number().openapi({ description: "Sum of |books - oracle| over the twelve numbers / max(1, sum of |oracle|). Identical reports give 0.", example: 0.0125 }),
-      deltas: z.record(z.string(), z.number().int()).openapi({ description: "Books minus oracle for each of the twelve numbers, keyed `<window>.<section>`.", example: { "7d.revenue": 2500 } }),
-      localisations: z
-        .array(
-          z.object({
-            kind: z
-              .enum(["RECATEGORIZED", "AMOUNT_DIFF", "WINDOW_EDGE", "MISSING_ON_LOCAL", "MISSING_ON_ORACLE"])
-              .openapi({ description: "Why the transaction explains a delta (the matching rule is in the project's docs).", example: "RECATEGORIZED" }),
-            window: z.enum(["7d", "30d"]).openapi({ description: "The window it was found in.", example: "7d" }),
-            side: z.enum(["A", "B"]).openapi({ description: "The transaction's side.", example: "A" }),
-            src_id: z.number().int().openapi({ description: "Its id on that side (the oracle's own id when only the oracle has it).", example: 42 }),
-            posted_on: z.string().openapi({ description: "Its date.", example: "2026-11-18" }),
-            description: z.string().openapi({ description: "Its description.", example: "STRIPE PAYOUT" }),
-            local: seenSchema,
-            oracle: seenSchema,
-          }),
-        )
-        .openapi({ description: "Every delta's explaining transactions, sorted (window, date, side, id, kind)." }),
-    }).openapi({ description: "The day's verdict as filed." }),
+    verdict: z.object({ ...verdictFields, localisations: localisationsField }).openapi({ description: "The day's verdict as filed." }),
   })
   .openapi("ParityVerdict");
+
+const oracleOriginFields = {
+  source: z.enum(["manual", "daily"]).openapi({
+    description: "`daily`: the daily run fetched the report from the tenant's oracle source; `manual`: a caller sent it to record_pnl_parity.",
+    example: "daily",
+  }),
+  url: z.string().nullable().openapi({ description: "The daily source's address, without query or fragment (never its secret); null for `manual`.", example: "https://reports.example.com/pnl.json" }),
+  filed_by: z.string().openapi({ description: "Who filed it: `cron:daily-parity`, or the caller's actor.", example: "cron:daily-parity" }),
+};
+
+export const oracleOriginSchema = z.object(oracleOriginFields).openapi("OracleOrigin", { description: "Where the verdict's oracle report came from." });
+
+/** A verdict of the history: its numbers, without the localisations themselves (read the one verdict for them). */
+export const verdictSummarySchema = z
+  .object({
+    ...verdictFields,
+    filed_at: z.string().openapi({ description: "When it was filed (ISO 8601, UTC).", example: "2026-11-21T11:00:04.211Z" }),
+    localisation_count: z.number().int().openapi({ description: "How many localisations it holds.", example: 5 }),
+    oracle: oracleOriginSchema,
+  })
+  .openapi("ParityVerdictSummary");
+
+export const filedVerdictResponse = z
+  .object({
+    verdict: z
+      .object({
+        ...verdictFields,
+        filed_at: z.string().openapi({ description: "When it was filed (ISO 8601, UTC).", example: "2026-11-21T11:00:04.211Z" }),
+        localisations: localisationsField,
+        oracle: z
+          .object({ ...oracleOriginFields, report: oracleReportSchema })
+          .openapi("FiledOracle", { description: "Where the oracle report came from, and the report the verdict was computed against, as it was received." }),
+      })
+      .openapi({ description: "The verdict as filed, with its oracle." }),
+  })
+  .openapi("FiledParityVerdict");

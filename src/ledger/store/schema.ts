@@ -297,6 +297,11 @@ export const parityVerdicts = sqliteTable(
     verdict: text("verdict").notNull(),
     /** The oracle report it was computed against (JSON), so it can be recomputed later. */
     oracle: text("oracle").notNull(),
+    /**
+     * Where the daily run fetched the oracle (its address without query or fragment); null
+     * for a verdict a caller filed with the report in hand (`record_pnl_parity`).
+     */
+    oracleUrl: text("oracle_url"),
     actor: text("actor").notNull(),
     filedAt: text("filed_at").notNull(),
   },
@@ -377,22 +382,26 @@ export const exportPushes = sqliteTable(
 
 /**
  * The message thread with the customer. An inbound text lands as `in`; a reply is drafted
- * as `out` and stays invisible until a person releases it, which sends it.
+ * as `out` and stays invisible until a person releases it, which sends it; a notice (what
+ * the service tells the owner itself, such as a parity mismatch) is `out` and listed at once.
  */
 export const messages = sqliteTable("messages", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   direction: text("direction", { enum: ["in", "out"] }).notNull(),
-  /** `sms`: a text in or a reply out; `notice`: the service telling the owner something (never texted). */
+  /** `sms`: texted (or to be); `notice`: a notice posted to the thread only, never texted. */
   channel: text("channel", { enum: ["sms", "notice"] }).notNull(),
   body: text("body").notNull(),
   /** For an inbound text: the carrier's id of it. */
   providerSid: text("provider_sid"),
-  /** Who drafted a reply, or the sender's phone for an inbound text. */
+  /** Who drafted a reply, the sender's phone for an inbound text, or `service` for a notice. */
   actor: text("actor").notNull(),
   createdAt: text("created_at").notNull(),
 });
 
-/** What happened to a drafted reply: released (sending), then sent or failed. The newest is its status. */
+/**
+ * What happened to a text going out, the newest being its status: a drafted reply released,
+ * or a notice to be texted (`sending`), then `sent` or `failed`.
+ */
 export const messageEvents = sqliteTable(
   "message_events",
   {
