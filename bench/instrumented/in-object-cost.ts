@@ -9,12 +9,25 @@ import type { LedgerDb } from "../../src/ledger/store/db";
 import { listExceptions } from "../../src/ledger/books/exceptions";
 import type { Face } from "../../src/ledger/face";
 import { rollingPnlJson } from "../../src/ledger/reports/pnl";
+import { pnlTransactionsPage } from "../../src/ledger/reports/pnl-transactions";
 import { ruleDecisions } from "../../src/ledger/rules/matching";
 import { standingRules } from "../../src/ledger/rules/rulebook";
 import { undecidedLines } from "../../src/ledger/books/undecided";
 import { countConnections } from "../../src/ledger/feed/sync-requests";
 
-export const IN_OBJECT_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match"] as const;
+export const IN_OBJECT_READS = [
+  "list_transactions",
+  "get_me",
+  "list_categories",
+  "list_exceptions",
+  "get_pnl_rolling",
+  "get_pnl_rolling_full",
+  "list_pnl_transactions",
+  "get_usage",
+  "get_auditor_view",
+  "get_auditor_view_full",
+  "run_rules_match",
+] as const;
 export type InObjectRead = (typeof IN_OBJECT_READS)[number];
 
 export interface InObjectArgs {
@@ -38,12 +51,24 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
       return listExceptions(db, face, args.page ?? 1, args.perPage ?? 100).exceptions.length;
     case "get_pnl_rolling":
       // The report is JSON text by construction: its in-object cost includes writing it.
-      return rollingPnlJson(db, face, args.asOf ?? face.today).length;
+      return rollingPnlJson(db, face, args.asOf ?? face.today, "totals").length;
+    case "get_pnl_rolling_full":
+      return rollingPnlJson(db, face, args.asOf ?? face.today, "full").length;
+    case "list_pnl_transactions":
+      return pnlTransactionsPage(db, face, {
+        asOf: args.asOf ?? face.today,
+        window: "30d",
+        part: "biz_expenses",
+        page: args.page ?? 1,
+        perPage: args.perPage ?? 100,
+      }).transactions.length;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
     case "get_auditor_view":
       // Written as JSON text by construction, like the P&L: its in-object cost includes writing it.
-      return auditorViewJson(db, face, 0).length;
+      return auditorViewJson(db, face, 0, { form: "paged", page: args.page ?? 1, perPage: args.perPage ?? 100 }).length;
+    case "get_auditor_view_full":
+      return auditorViewJson(db, face, 0, { form: "full", page: 1, perPage: 0 }).length;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;

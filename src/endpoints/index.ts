@@ -8,7 +8,8 @@ import { exportBooks, getExport, getExportFile } from "./exports/routes";
 import { confirmAuditorGrant, getAuditorView, listAuditorGrants, offerAuditorGrant, revokeAuditorGrant } from "./grants/routes";
 import { getMessages } from "./messages/routes";
 import { getMeter } from "./meter/routes";
-import { getPnlRolling, recordPnlParity } from "./reports/routes";
+import { getPnlRolling, listPnlTransactions, recordPnlParity } from "./reports/routes";
+import { getBooksCurrency, setBooksCurrency } from "./currency/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -28,6 +29,8 @@ export const endpoints: readonly Endpoint[] = [
   listSyncHistory,
   getUsage,
   getVisibility,
+  getBooksCurrency,
+  setBooksCurrency,
   syncNow,
   // Judgements, the rulebook and exceptions.
   categorize,
@@ -51,6 +54,7 @@ export const endpoints: readonly Endpoint[] = [
   getMeter,
   // Reports.
   getPnlRolling,
+  listPnlTransactions,
   recordPnlParity,
   // Export.
   exportBooks,
