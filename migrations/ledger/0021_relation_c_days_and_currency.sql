@@ -22,7 +22,7 @@ CREATE TABLE `c_day_totals` (
 	`currency` text NOT NULL,
 	`lines` integer NOT NULL,
 	`amount_cents` integer NOT NULL,
-	PRIMARY KEY(`state`, `posted_on`, `queued`, `category`, `currency`)
+	PRIMARY KEY(`state`, `category`, `posted_on`, `queued`, `currency`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
 ALTER TABLE `c_rows` ADD `currency` text;

@@ -10,7 +10,7 @@ import { currentBooksCurrency } from "../books/currency";
 import { UNCATEGORISED } from "../books/reads";
 import type { LedgerHandle } from "../store/db";
 import type { Face } from "../face";
-import { DERIVED, labelPlacer, SECTIONS, windowDays, type BaseSection, type Placement, type SectionName, type WindowName } from "./pnl";
+import { BOOKED_LABELS, DERIVED, labelPlacer, SECTIONS, windowDays, type BaseSection, type Placement, type SectionName, type WindowName } from "./pnl";
 
 /** The sections a page can be asked of, and the unknown-label line. */
 export const PNL_PARTS = [...SECTIONS, "unknown_label"] as const;
@@ -61,7 +61,7 @@ export function pnlTransactionsPage(db: LedgerHandle, face: Face, ask: PnlTransa
   const labels = db
     .all<{ queued: number; category: string; lines: number }>(
       sql`SELECT queued, category, sum(lines) AS lines FROM c_day_totals
-        WHERE state = 'in books' AND posted_on >= ${from} AND posted_on <= ${to} AND ${ours}
+        WHERE state = 'in books' AND category IN ${BOOKED_LABELS} AND posted_on >= ${from} AND posted_on <= ${to} AND ${ours}
         GROUP BY queued, category HAVING sum(lines) <> 0`,
     )
     .map((l) => ({ category: l.queued ? null : l.category, lines: l.lines }))

@@ -8,7 +8,8 @@
  *   without its transactions;
  * - every number equals one recomputed here, line by line, from relation C's definition;
  * - paging list_pnl_transactions through every part of every window gives exactly the
- *   transactions the full form lists there, and its `total` counts them.
+ *   transactions the full form lists there, and its `total` counts them;
+ * - the auditor view's add-backs, paged by the kept daily figures, are its full list.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { sql } from "drizzle-orm";
@@ -26,6 +27,7 @@ import { connectBank } from "../feed/sync-requests";
 import { createRule } from "../rules/rulebook";
 import type { LedgerDb } from "../store/db";
 import type { TenantLedger } from "../tenant-ledger";
+import { auditorViewJson } from "./auditor";
 import { PNL_PARTS, pnlTransactionsPage } from "./pnl-transactions";
 import { DERIVED, rollingPnlJson, SECTIONS, WINDOWS, type BaseSection, type WindowName } from "./pnl";
 
@@ -182,6 +184,16 @@ describe("the rolling P&L", () => {
           steps.forEach((s, n) => apply(db, connection, s, n));
           expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
           for (const [name, face] of Object.entries(FACES)) {
+            const full = JSON.parse(auditorViewJson(db, face, 1, { form: "full", page: 1, perPage: 0 }));
+            const pages: any[] = [];
+            for (let page = 1; page < 50; page++) {
+              const view = JSON.parse(auditorViewJson(db, face, 1, { form: "paged", page, perPage: 2 }));
+              expect(view.receipts.map((r: any) => r.src_id), `${name}, add-backs page ${page}`).toEqual(view.pocket_flagged.map((p: any) => p.src_id));
+              pages.push(view);
+              if (view.pocket_flagged.length < 2) break;
+            }
+            expect(pages.flatMap((v) => v.pocket_flagged), `${name}, add-backs`).toEqual(full.pocket_flagged);
+            expect(full.add_backs.lines, `${name}, add-backs counted`).toBe(full.pocket_flagged.length);
             for (const asOf of AS_OF) {
               const label = `${name}, as of ${asOf}`;
               const totals = JSON.parse(rollingPnlJson(db, face, asOf, "totals"));
@@ -209,5 +221,31 @@ describe("the rolling P&L", () => {
       }),
       { seed: 20261125, numRuns: 50 },
     );
+  });
+
+  it("pages the auditor's add-backs across and within days, on every face", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("pnl-add-back-pages"));
+    await runInDurableObject(stub, (instance: TenantLedger) => {
+      const db = instance.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      // Seven draws over three days (three on one day), two lines that are not add-backs between them.
+      const dates = ["2026-11-08", "2026-11-11", "2026-11-11", "2026-11-11", "2026-11-11", "2026-11-20", "2026-11-21", "2026-11-21", "2026-11-21"];
+      const added = dates.map((date, i) => ({ transaction_id: `d${i}`, account_id: "checking", amount: 10 + i, date, name: i === 2 || i === 6 ? "RENT" : "ATM" }));
+      applyFeedPage(db, connection, { cursorBefore: "", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] }, AT);
+      createCategory(db, { name: "Owner", header: "draw" }, "human:pnl", AT);
+      createRule(db, { rule_key: "atm", match_kind: "description_exact", match_value: "ATM", category: "Owner" }, "human:pnl", AT, null);
+      createRule(db, { rule_key: "rent", match_kind: "description_exact", match_value: "RENT", category: "Rent" }, "human:pnl", AT, null);
+      for (const [name, face] of Object.entries(FACES)) {
+        const full = JSON.parse(auditorViewJson(db, face, 1, { form: "full", page: 1, perPage: 0 }));
+        for (const perPage of [1, 2, 3, 5]) {
+          const listed: number[] = [];
+          for (let page = 1; page <= 9; page++) {
+            listed.push(...JSON.parse(auditorViewJson(db, face, 1, { form: "paged", page, perPage })).pocket_flagged.map((p: any) => p.src_id));
+          }
+          expect(listed, `${name}, ${perPage} a page`).toEqual(full.pocket_flagged.map((p: any) => p.src_id));
+        }
+      }
+      expect(JSON.parse(auditorViewJson(db, FACES["no floor"]!, 1, { form: "full", page: 1, perPage: 0 })).add_backs.lines).toBe(7);
+    });
   });
 });

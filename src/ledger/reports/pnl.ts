@@ -185,13 +185,20 @@ interface FigureRow {
 
 const toFigure = (r: FigureRow): Figure => ({ ...r, category: r.queued ? null : r.category });
 
+/**
+ * The labels booked lines carry, from the running figures (a few rows): the kept daily
+ * figures are keyed by label before day, so the P&L reads each label's days as one range.
+ */
+export const BOOKED_LABELS = sql`(SELECT category FROM c_totals WHERE state = 'in books')`;
+
 /** The totals form's figures: the kept daily figures, summed per label, currency and stretch. */
 function keptFigures(db: LedgerHandle, face: Face, asOf: string, booksCurrency: string): Figure[] {
   return db
     .all<FigureRow>(sql`
       SELECT queued, category, currency, stretch, sum(amount_cents) AS cents, sum(lines) AS lines FROM (
         SELECT queued, category, ${foreignOnly(booksCurrency)} AS currency, amount_cents, lines, ${stretchOf(asOf)} AS stretch
-        FROM c_day_totals WHERE state = 'in books' AND posted_on >= ${firstDayRead(face, asOf)} AND posted_on <= ${asOf})
+        FROM c_day_totals
+        WHERE state = 'in books' AND category IN ${BOOKED_LABELS} AND posted_on >= ${firstDayRead(face, asOf)} AND posted_on <= ${asOf})
       GROUP BY queued, category, currency, stretch HAVING sum(lines) <> 0`)
     .map(toFigure);
 }

@@ -531,7 +531,9 @@ export const cDayTotals = sqliteTable(
     lines: integer("lines").notNull(),
     amountCents: integer("amount_cents").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.state, t.postedOn, t.queued, t.category, t.currency] })],
+  // Keyed by category before day: the P&L reads its labels' days (the labels from `c_totals`),
+  // the auditor view its draw categories' days, each a range of the key.
+  (t) => [primaryKey({ columns: [t.state, t.category, t.postedOn, t.queued, t.currency] })],
 );
 
 /**
