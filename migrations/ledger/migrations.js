@@ -20,7 +20,8 @@ import m0017 from './0017_relation_c_floor.sql';
 import m0018 from './0018_model_counts.sql';
 import m0019 from './0019_model_calibration.sql';
 import m0020 from './0020_exceptions_queue.sql';
-import m0021 from './0021_relation_c_days_and_currency.sql';
+import m0021 from './0021_model_evidence.sql';
+import m0022 from './0022_relation_c_days_and_currency.sql';
 
   export default {
     journal,
@@ -46,7 +47,8 @@ m0017,
 m0018,
 m0019,
 m0020,
-m0021
+m0021,
+m0022
     }
   }
   

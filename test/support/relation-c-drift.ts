@@ -2,7 +2,7 @@
  * Relation C is read from `c_rows`, its running figures from `c_totals` (per category; those
  * before a paid floor in `c_floor_totals`), `c_month_totals` (per calendar month) and
  * `c_day_totals` (per day, category and currency) and its words from `c_words`, all kept
- * by triggers (migrations 0013, 0014, 0016, 0017 and 0021).
+ * by triggers (migrations 0013, 0014, 0016, 0017 and 0022).
  * Their definition is the `c_rows_derived` view; drift is how far the kept copies are from
  * it, and must always be zero.
  */
