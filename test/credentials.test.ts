@@ -28,8 +28,9 @@ async function expiredGrantToken(t: SandboxTenant): Promise<string> {
 
 /**
  * The exact status a credential the rule lets through gets for the matrix's request (the
- * path's example values, `{}` as a write's body) on a tenant with no lines: 400 where the
- * body needs fields, 404 where the path names a line, else the operation's success.
+ * path's example values, no query, `{}` as a write's body) on a tenant with no lines: 400
+ * where the body or the query needs fields, 404 where the path names a line, else the
+ * operation's success.
  */
 const PAST_THE_CHECK: Record<string, number> = {
   adjudicate: 400,
@@ -40,6 +41,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   create_rule: 400,
   create_rules: 400,
   explain_transaction: 404,
+  get_books_currency: 200,
   export_books: 200,
   get_export: 200,
   get_connection: 404,
@@ -60,6 +62,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   list_connections: 200,
   list_exceptions: 200,
   list_parity_verdicts: 200,
+  list_pnl_transactions: 400,
   list_rules: 200,
   list_sync_history: 200,
   list_transactions: 200,
@@ -69,6 +72,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   retire_rule: 400,
   revoke_auditor_grant: 400,
   run_rules: 200,
+  set_books_currency: 400,
   sync_now: 202,
 };
 

@@ -9,6 +9,7 @@ import type { LedgerDb } from "../../src/ledger/store/db";
 import { listExceptions } from "../../src/ledger/books/exceptions";
 import type { Face } from "../../src/ledger/face";
 import { rollingPnlJson } from "../../src/ledger/reports/pnl";
+import { pnlTransactionsPage } from "../../src/ledger/reports/pnl-transactions";
 import { ruleDecisions } from "../../src/ledger/rules/matching";
 import { standingRules } from "../../src/ledger/rules/rulebook";
 import { undecidedLines } from "../../src/ledger/books/undecided";
@@ -21,8 +22,11 @@ export const IN_OBJECT_READS = [
   "list_categories",
   "list_exceptions",
   "get_pnl_rolling",
+  "get_pnl_rolling_full",
+  "list_pnl_transactions",
   "get_usage",
   "get_auditor_view",
+  "get_auditor_view_full",
   "list_parity_verdicts",
   "get_parity_verdict",
   "run_rules_match",
@@ -50,12 +54,24 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
       return listExceptions(db, face, args.page ?? 1, args.perPage ?? 100).exceptions.length;
     case "get_pnl_rolling":
       // The report is JSON text by construction: its in-object cost includes writing it.
-      return rollingPnlJson(db, face, args.asOf ?? face.today).length;
+      return rollingPnlJson(db, face, args.asOf ?? face.today, "totals").length;
+    case "get_pnl_rolling_full":
+      return rollingPnlJson(db, face, args.asOf ?? face.today, "full").length;
+    case "list_pnl_transactions":
+      return pnlTransactionsPage(db, face, {
+        asOf: args.asOf ?? face.today,
+        window: "30d",
+        part: "biz_expenses",
+        page: args.page ?? 1,
+        perPage: args.perPage ?? 100,
+      }).transactions.length;
     case "get_usage":
       return countConnections(db) + volume(db, face, args.days ?? 30).lines;
     case "get_auditor_view":
       // Written as JSON text by construction, like the P&L: its in-object cost includes writing it.
-      return auditorViewJson(db, face, 0).length;
+      return auditorViewJson(db, face, 0, { form: "paged", page: args.page ?? 1, perPage: args.perPage ?? 100 }).length;
+    case "get_auditor_view_full":
+      return auditorViewJson(db, face, 0, { form: "full", page: 1, perPage: 0 }).length;
     case "list_parity_verdicts":
       return listVerdicts(db, { from: null, to: null, revisions: "latest" }, args.page ?? 1, args.perPage ?? 50).verdicts.length;
     case "get_parity_verdict": {

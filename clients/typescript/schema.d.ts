@@ -201,6 +201,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/books-currency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The books' currency
+         * @description The books' currency: USD unless the tenant set another. Every number of the P&L is in the books' currency: a booked line the bank gave in another currency (its `iso_currency_code`, else its `unofficial_currency_code`) is kept and listed with `foreign_currency: true`, and left out of the P&L, which counts it; a line whose bank named no currency is taken to be in the books'.
+         */
+        get: operations["get_books_currency"];
+        put?: never;
+        /**
+         * Set the books' currency
+         * @description Sets the books' currency (ISO 4217, in capitals). Every number of the P&L is in the books' currency: a booked line the bank gave in another currency (its `iso_currency_code`, else its `unofficial_currency_code`) is kept and listed with `foreign_currency: true`, and left out of the P&L, which counts it; a line whose bank named no currency is taken to be in the books'. Setting it changes which lines are foreign from then on, for every report read after it; nothing is converted. Setting the currency that stands appends nothing.
+         */
+        post: operations["set_books_currency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sync-now": {
         parameters: {
             query?: never;
@@ -550,9 +574,29 @@ export interface paths {
         };
         /**
          * Rolling profit and loss
-         * @description Profit and loss over the 7 and 30 days ending on `as_of` (America/Chicago, default today), each against the same number of days before it: revenue, cogs, gross_margin, biz_expenses, net_income and owners_draw, each with its category lines and every booked transaction behind them. A category's header in the taxonomy decides its section; transfers and categories the taxonomy does not hold are in no section. Booked lines on this face only.
+         * @description Profit and loss over the 7 and 30 days ending on `as_of` (America/Chicago, default today), each against the same number of days before it: revenue, cogs, gross_margin, biz_expenses, net_income and owners_draw, each with its category lines. A category's header in the taxonomy decides its section; transfers are in no section. Booked lines with no category or a label the taxonomy does not hold are in no section either: each window gathers them under the line "Uncategorised / unknown label", and `warnings` says so. Booked lines the bank gave in a currency other than the books' (`currency`, USD unless set with set_books_currency) are left out and counted (`foreign_currency`). By default (`form=totals`) each line gives how many transactions it has, not the transactions: page them with list_pnl_transactions. `form=full` answers the whole report, every line listing every booked transaction behind it (megabytes for a large book). Booked lines on this face only.
          */
         get: operations["get_pnl_rolling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/pnl-rolling/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page the P&L's transactions
+         * @description The booked transactions behind the rolling P&L, a page at a time: those of one section of one window (a derived section gives its components'), or of the line "Uncategorised / unknown label" (`section=unknown_label`), optionally of one category line and one period. Each carries its period and label. `total` counts them over every page, as the report's `transaction_count` does. Booked lines on this face, in the books' currency, only.
+         */
+        get: operations["list_pnl_transactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -774,7 +818,7 @@ export interface paths {
         };
         /**
          * Read the auditor view
-         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) and the provider's verbatim records of those lines. The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
+         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default (`form=paged`) the add-backs and their records come a page at a time (`page`, `per_page`, at most 500), oldest first; `form=full` answers every one at once. The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
          */
         get: operations["get_auditor_view"];
         put?: never;
@@ -1109,6 +1153,16 @@ export interface components {
              * @enum {string}
              */
             state: "in books" | "pending" | "superseded" | "retracted" | "archived";
+            /**
+             * @description The line's currency: the bank's `iso_currency_code` (else its `unofficial_currency_code`), or the books' own currency where it named none.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description True when the line is in a currency other than the books': it is kept and listed, and left out of the P&L, which counts it instead.
+             * @example false
+             */
+            foreign_currency: boolean;
         };
         TransactionDetail: {
             row: components["schemas"]["TransactionRow"];
@@ -1421,6 +1475,30 @@ export interface components {
              * @example 134
              */
             visible_rows: number;
+        };
+        BooksCurrency: {
+            /**
+             * @description The books' currency (ISO 4217). USD until the tenant sets another.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description When it was set; null for the default.
+             * @example 2026-11-20T14:03:11.000Z
+             */
+            set_at: string | null;
+            /**
+             * @description Who set it (`human:<tenant>` or `token:<tenant>:<kid>`); null for the default.
+             * @example null
+             */
+            set_by: string | null;
+        };
+        BooksCurrencySet: {
+            /**
+             * @description The books' currency, an ISO 4217 code in capitals.
+             * @example CAD
+             */
+            currency: string;
         };
         SyncRequest: {
             /**
@@ -2077,61 +2155,123 @@ export interface components {
              * @example tenant taxonomy (category -> header)
              */
             lists_source: string;
+            /**
+             * @description Which form this is: `totals` (no transactions listed) or `full` (the contract's whole report).
+             * @example totals
+             * @enum {string}
+             */
+            form: "totals" | "full";
+            /**
+             * @description The books' currency: every number is in it.
+             * @example USD
+             */
+            currency: string;
+            /** @description Booked lines of the windows that no section counts (but transfers): `unknown_label` for those with no category or a label the taxonomy does not hold (see each window's `unknown_label`), `foreign_currency` for those in another currency (left out). Empty when none. */
+            warnings: {
+                /**
+                 * @description What the warning is about.
+                 * @example unknown_label
+                 * @enum {string}
+                 */
+                code: "unknown_label" | "foreign_currency";
+                /**
+                 * @description How many booked lines of the windows it concerns.
+                 * @example 3
+                 */
+                lines: number;
+                /** @description The warning in words, naming the labels or currencies. */
+                message: string;
+            }[];
             /** @description The 7- and 30-day windows ending on as_of. */
             windows: {
-                "7d": components["schemas"]["PnlWindow"];
-                "30d": components["schemas"]["PnlWindow"];
+                "7d": components["schemas"]["RollingPnlWindow"];
+                "30d": components["schemas"]["RollingPnlWindow"];
             };
         };
-        PnlWindow: {
-            /**
-             * @description First day of the current period.
-             * @example 2026-11-14
-             */
-            from: string;
-            /**
-             * @description Last day: as_of.
-             * @example 2026-11-20
-             */
-            to: string;
-            /**
-             * @description First day of the prior period.
-             * @example 2026-11-07
-             */
-            prior_from: string;
-            /**
-             * @description Last day of the prior period.
-             * @example 2026-11-13
-             */
-            prior_to: string;
+        RollingPnlWindow: components["schemas"]["PnlWindow"] & {
             /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
-            sections: {
-                revenue: components["schemas"]["PnlSection"];
-                cogs: components["schemas"]["PnlSection"];
-                gross_margin: components["schemas"]["PnlSection"];
-                biz_expenses: components["schemas"]["PnlSection"];
-                net_income: components["schemas"]["PnlSection"];
-                owners_draw: components["schemas"]["PnlSection"];
+            sections?: {
+                revenue: components["schemas"]["RollingPnlSection"];
+                cogs: components["schemas"]["RollingPnlSection"];
+                gross_margin: components["schemas"]["RollingPnlSection"];
+                biz_expenses: components["schemas"]["RollingPnlSection"];
+                net_income: components["schemas"]["RollingPnlSection"];
+                owners_draw: components["schemas"]["RollingPnlSection"];
+            };
+            unknown_label: components["schemas"]["UnknownLabelLine"];
+            /** @description Booked lines the bank gave in a currency other than the books': left out of every number here, and counted. */
+            foreign_currency: {
+                /**
+                 * @description Booked lines in another currency in the current period, left out.
+                 * @example 2
+                 */
+                current: number;
+                /**
+                 * @description The same in the prior period.
+                 * @example 0
+                 */
+                prior: number;
+                /**
+                 * @description Their currencies.
+                 * @example [
+                 *       "EUR"
+                 *     ]
+                 */
+                currencies: string[];
             };
         };
-        PnlSection: {
-            /**
-             * @description The section's number for the current period.
-             * @example 82000
-             */
-            current: number;
-            /**
-             * @description The same for the prior period.
-             * @example 61000
-             */
-            prior: number;
-            /**
-             * @description True for gross_margin and net_income, which re-carry their components' lines.
-             * @example false
-             */
-            derived: boolean;
+        RollingPnlSection: components["schemas"]["PnlSection"] & {
             /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
-            lines: components["schemas"]["PnlLine"][];
+            lines?: components["schemas"]["RollingPnlLine"][];
+        };
+        RollingPnlLine: components["schemas"]["PnlLine"] & {
+            /** @description `form=full` only: every booked transaction that contributed, oldest first. Otherwise page them with list_pnl_transactions. */
+            transactions?: {
+                /**
+                 * @description The transaction's side.
+                 * @example A
+                 * @enum {string}
+                 */
+                side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
+                src_id: number;
+                /**
+                 * @description Its date.
+                 * @example 2026-11-18
+                 */
+                posted_on: string;
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example STRIPE PAYOUT
+                 */
+                description: string;
+                /**
+                 * @description Signed from the business's side: positive = money in.
+                 * @example 82000
+                 */
+                amount_cents: number;
+                /**
+                 * @description Which half of the window it falls in.
+                 * @enum {string}
+                 */
+                period: "current" | "prior";
+            }[];
+            /** @description How many booked transactions contributed, per period. */
+            transaction_count: {
+                /**
+                 * @description Transactions in the current period.
+                 * @example 14
+                 */
+                current: number;
+                /**
+                 * @description Transactions in the prior period.
+                 * @example 11
+                 */
+                prior: number;
+            };
         };
         PnlLine: {
             /**
@@ -2188,6 +2328,246 @@ export interface components {
                  */
                 period: "current" | "prior";
             }[];
+        };
+        PnlSection: {
+            /**
+             * @description The section's number for the current period.
+             * @example 82000
+             */
+            current: number;
+            /**
+             * @description The same for the prior period.
+             * @example 61000
+             */
+            prior: number;
+            /**
+             * @description True for gross_margin and net_income, which re-carry their components' lines.
+             * @example false
+             */
+            derived: boolean;
+            /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
+            lines: components["schemas"]["PnlLine"][];
+        };
+        /** @description Booked lines with no category or a label the taxonomy does not hold: in no section (and in none of the twelve numbers), gathered here; the report warns of them. */
+        UnknownLabelLine: {
+            /**
+             * @description The line's name.
+             * @enum {string}
+             */
+            category: "Uncategorised / unknown label";
+            /**
+             * @description The lines' sum in the current period, as the books have it (money in positive): no section gives them a direction.
+             * @example -7000
+             */
+            current: number;
+            /**
+             * @description The same over the prior period.
+             * @example 0
+             */
+            prior: number;
+            /**
+             * @description Always +1: no derived section takes this line.
+             * @enum {number}
+             */
+            sign: 1;
+            /** @description How many booked transactions contributed, per period. */
+            transaction_count: {
+                /**
+                 * @description Transactions in the current period.
+                 * @example 14
+                 */
+                current: number;
+                /**
+                 * @description Transactions in the prior period.
+                 * @example 11
+                 */
+                prior: number;
+            };
+            /** @description What the line gathers, by label. */
+            labels: {
+                /**
+                 * @description A label the taxonomy does not hold, or `uncategorised` for the lines with none.
+                 * @example Misc
+                 */
+                category: string;
+                /**
+                 * @description Its lines' sum in the current period (money in positive).
+                 * @example -7000
+                 */
+                current: number;
+                /**
+                 * @description The same over the prior period.
+                 * @example 0
+                 */
+                prior: number;
+                /** @description How many booked transactions contributed, per period. */
+                transaction_count: {
+                    /**
+                     * @description Transactions in the current period.
+                     * @example 14
+                     */
+                    current: number;
+                    /**
+                     * @description Transactions in the prior period.
+                     * @example 11
+                     */
+                    prior: number;
+                };
+            }[];
+            /** @description `form=full` only: every booked transaction it gathers, oldest first, each with its label. */
+            transactions?: {
+                /**
+                 * @description The transaction's side.
+                 * @example A
+                 * @enum {string}
+                 */
+                side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
+                src_id: number;
+                /**
+                 * @description Its date.
+                 * @example 2026-11-18
+                 */
+                posted_on: string;
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example STRIPE PAYOUT
+                 */
+                description: string;
+                /**
+                 * @description Signed from the business's side: positive = money in.
+                 * @example 82000
+                 */
+                amount_cents: number;
+                /**
+                 * @description Which half of the window it falls in.
+                 * @enum {string}
+                 */
+                period: "current" | "prior";
+                /**
+                 * @description Its label; `uncategorised` for a line with none.
+                 * @example Misc
+                 */
+                category: string;
+            }[];
+        };
+        PnlWindow: {
+            /**
+             * @description First day of the current period.
+             * @example 2026-11-14
+             */
+            from: string;
+            /**
+             * @description Last day: as_of.
+             * @example 2026-11-20
+             */
+            to: string;
+            /**
+             * @description First day of the prior period.
+             * @example 2026-11-07
+             */
+            prior_from: string;
+            /**
+             * @description Last day of the prior period.
+             * @example 2026-11-13
+             */
+            prior_to: string;
+            /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
+            sections: {
+                revenue: components["schemas"]["PnlSection"];
+                cogs: components["schemas"]["PnlSection"];
+                gross_margin: components["schemas"]["PnlSection"];
+                biz_expenses: components["schemas"]["PnlSection"];
+                net_income: components["schemas"]["PnlSection"];
+                owners_draw: components["schemas"]["PnlSection"];
+            };
+        };
+        PnlTransactionPage: {
+            /**
+             * @description The day the windows end on.
+             * @example 2026-11-20
+             */
+            as_of: string;
+            /**
+             * @description The window.
+             * @example 7d
+             * @enum {string}
+             */
+            window: "7d" | "30d";
+            /**
+             * @description The section, or unknown_label.
+             * @example revenue
+             * @enum {string}
+             */
+            section: "revenue" | "cogs" | "gross_margin" | "biz_expenses" | "net_income" | "owners_draw" | "unknown_label";
+            /**
+             * @description The category line asked for; null for every line of the section.
+             * @example Sales
+             */
+            category: string | null;
+            /**
+             * @description The period asked for; null for both.
+             * @example null
+             * @enum {string|null}
+             */
+            period: "current" | "prior" | null;
+            /** @description This page's transactions, by category (lines with none first), then newest first. */
+            transactions: {
+                /**
+                 * @description The transaction's side.
+                 * @example A
+                 * @enum {string}
+                 */
+                side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
+                src_id: number;
+                /**
+                 * @description Its date.
+                 * @example 2026-11-18
+                 */
+                posted_on: string;
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example STRIPE PAYOUT
+                 */
+                description: string;
+                /**
+                 * @description Signed from the business's side: positive = money in.
+                 * @example 82000
+                 */
+                amount_cents: number;
+                /**
+                 * @description Which half of the window it falls in.
+                 * @enum {string}
+                 */
+                period: "current" | "prior";
+                /**
+                 * @description Its label; `uncategorised` for a line with none.
+                 * @example Misc
+                 */
+                category: string;
+            }[];
+            /**
+             * @description The page served.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Transactions per page, after the cap.
+             * @example 100
+             */
+            per_page: number;
+            /**
+             * @description Transactions asked for, over every page: the lines' `transaction_count` summed.
+             * @example 134
+             */
+            total: number;
         };
         ParityVerdict: {
             /** @description The day's verdict as filed. */
@@ -2785,6 +3165,12 @@ export interface components {
              * @example 3
              */
             grant_id: number;
+            /**
+             * @description Which form this is: `paged` or `full`.
+             * @example paged
+             * @enum {string}
+             */
+            form: "paged" | "full";
             /** @description Calendar-month totals of the lines in books, newest first. */
             months: {
                 /**
@@ -2813,7 +3199,48 @@ export interface components {
                  */
                 lines: number;
             }[];
-            /** @description The owner add-back list: booked lines under `draw` categories, oldest first. */
+            /** @description The owner add-back list's totals. */
+            add_backs: {
+                /**
+                 * @description Booked lines under `draw` categories, over every page.
+                 * @example 212
+                 */
+                lines: number;
+                /**
+                 * @description Their total, signed from the business's side (money out negative).
+                 * @example -4200000
+                 */
+                total_cents: number;
+                /** @description The draw categories the booked lines carry, by name. */
+                categories: {
+                    /**
+                     * @description A draw category.
+                     * @example Owner draw
+                     */
+                    category: string;
+                    /**
+                     * @description Its booked total.
+                     * @example -4200000
+                     */
+                    total_cents: number;
+                    /**
+                     * @description Its booked lines.
+                     * @example 212
+                     */
+                    lines: number;
+                }[];
+            };
+            /**
+             * @description Paged form: the page of add-backs served.
+             * @example 1
+             */
+            page?: number;
+            /**
+             * @description Paged form: add-backs per page, after the cap.
+             * @example 100
+             */
+            per_page?: number;
+            /** @description The owner add-back list: booked lines under `draw` categories, oldest first (in the paged form, this page of them). */
             pocket_flagged: {
                 /**
                  * @description The line's side (lines in books are side A).
@@ -2847,7 +3274,7 @@ export interface components {
                  */
                 category: string;
             }[];
-            /** @description The provider's verbatim records of the flagged lines. */
+            /** @description The provider's verbatim records of the listed add-backs, in the same order. */
             receipts: {
                 /**
                  * @description The flagged line's side.
@@ -3837,6 +4264,219 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "auditor_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    get_books_currency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The books' currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BooksCurrency"];
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    set_books_currency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BooksCurrencySet"];
+            };
+        };
+        responses: {
+            /** @description The books' currency as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BooksCurrency"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -6163,6 +6803,8 @@ export interface operations {
                 tenant?: string;
                 /** @description The date the windows end on (America/Chicago). Default: today. */
                 as_of?: string;
+                /** @description `totals` (the default): every number, and each category line's count of transactions, without the transactions (page them with list_pnl_transactions). `full`: the contract's whole report, each line listing every transaction. */
+                form?: "totals" | "full";
             };
             header?: never;
             path?: never;
@@ -6221,6 +6863,118 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "auditor_scope" | "tenant_mismatch";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    list_pnl_transactions: {
+        parameters: {
+            query: {
+                /** @description The date the windows end on (America/Chicago). Default: today. */
+                as_of?: string;
+                /** @description The window. */
+                window: "7d" | "30d";
+                /** @description The section (a derived one gives its components' transactions), or `unknown_label` for the line "Uncategorised / unknown label". */
+                section: "revenue" | "cogs" | "gross_margin" | "biz_expenses" | "net_income" | "owners_draw" | "unknown_label";
+                /** @description One category line of the section, exactly as the report names it (`uncategorised`, under unknown_label, for the lines with none). */
+                category?: string;
+                /** @description One period of the window; default both. */
+                period?: "current" | "prior";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Transactions per page. Default 100; values above 500 are clamped to 500. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PnlTransactionPage"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
                     };
                 };
             };
@@ -7774,7 +8528,14 @@ export interface operations {
     };
     get_auditor_view: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `paged` (the default): the months, the add-backs' totals, and one page of the add-backs with their records. `full`: the contract's whole view, every add-back with its record (megabytes for a large book). */
+                form?: "paged" | "full";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Add-backs per page (paged form). Default 100; values above 500 are clamped to 500. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7788,6 +8549,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditorView"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request";
+                    };
                 };
             };
             /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */

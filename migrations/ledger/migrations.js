@@ -24,6 +24,7 @@ import m0021 from './0021_model_evidence.sql';
 import m0022 from './0022_bank_items.sql';
 import m0023 from './0023_bank_items_append_only.sql';
 import m0024 from './0024_parity_oracle_url.sql';
+import m0025 from './0025_relation_c_days_and_currency.sql';
 
   export default {
     journal,
@@ -52,7 +53,8 @@ m0020,
 m0021,
 m0022,
 m0023,
-m0024
+m0024,
+m0025
     }
   }
   

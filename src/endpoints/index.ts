@@ -8,7 +8,8 @@ import { exportBooks, getExport, getExportFile } from "./exports/routes";
 import { confirmAuditorGrant, getAuditorView, listAuditorGrants, offerAuditorGrant, revokeAuditorGrant } from "./grants/routes";
 import { getMessages } from "./messages/routes";
 import { getMeter } from "./meter/routes";
-import { getPnlRolling, recordPnlParity } from "./reports/routes";
+import { getPnlRolling, listPnlTransactions, recordPnlParity } from "./reports/routes";
+import { getBooksCurrency, setBooksCurrency } from "./currency/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -35,6 +36,8 @@ export const endpoints: readonly Endpoint[] = [
   getConnection,
   getUsage,
   getVisibility,
+  getBooksCurrency,
+  setBooksCurrency,
   syncNow,
   // Judgements, the rulebook and exceptions.
   categorize,
@@ -58,6 +61,7 @@ export const endpoints: readonly Endpoint[] = [
   getMeter,
   // Reports.
   getPnlRolling,
+  listPnlTransactions,
   recordPnlParity,
   listParityVerdicts,
   getParityVerdict,

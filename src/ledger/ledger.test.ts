@@ -14,6 +14,7 @@ import { createCategory } from "./books/categories";
 import { label, latestDecision, recordHumanJudgement } from "./books/judgements";
 import { createRule } from "./rules/rulebook";
 import { computeVerdict, fileVerdict } from "./reports/parity";
+import { setBooksCurrency } from "./books/currency";
 import { rollingPnl } from "./reports/pnl";
 import { recordTailAnswers } from "./model/tail-asks";
 import { recordPush } from "./reports/export/push-records";
@@ -73,6 +74,7 @@ describe("the append-only ledger", () => {
       createRule(db, { rule_key: "r", match_kind: "amount_sign", match_value: "out", category: "Fees" }, "human:append-only", AT, null);
       label(db, face, "A", 1, { category: "Rent", reason: "lease" }, "human:append-only", AT);
       createCategory(db, { name: "Rent", header: "expense" }, "human:append-only", AT);
+      setBooksCurrency(db, "CAD", "human:append-only", AT);
       recordTailAnswers(db, [{ aId: 1, answer: null }], "fake-model", AT);
       const books = rollingPnl(db, face, "2026-11-20");
       fileVerdict(db, computeVerdict("2026-11-20", books, books), books, { actor: "human:append-only", oracleUrl: null, textOwner: false }, AT);
@@ -95,7 +97,7 @@ describe("the append-only ledger", () => {
       }
       // The refusal is the database's: every row survives both attempts.
       expect(booksSummary(db, face)).toMatchObject({ lines: 3, archived: 1, superseded: 1 });
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
       // Relation C as kept is derived, so it changes, but no line ever leaves it.
       expect(refusal(() => db.run(sql.raw("DELETE FROM c_rows")))).toContain("relation C: a line never leaves it");
     });
@@ -152,7 +154,7 @@ describe("applying feed pages", () => {
       applyFeedPage(db, connection, second, AT, (tx, newerThan) => recordHumanJudgement(tx, newerThan + 1, "Meals", "human:page", AT));
       expect(booksSummary(db, face)).toMatchObject({ lines: 3 });
       expect(latestDecision(db, 2)?.category).toBe("Meals");
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
     });
   });
 

@@ -10,6 +10,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations/ledger/migrations.js";
 import type { FeedPage } from "../providers/bank/types";
 import * as categories from "./books/categories";
+import * as currency from "./books/currency";
 import * as exceptions from "./books/exceptions";
 import { explanationOf } from "./books/explanation";
 import * as judgements from "./books/judgements";
@@ -24,12 +25,13 @@ import { duhBandFloor } from "./model/local-model";
 import { ModelKeeper } from "./model/model-keeper";
 import * as tail from "./model/tail-asks";
 import { ok, type Outcome } from "./outcome";
-import { auditorViewJson } from "./reports/auditor";
+import { auditorViewJson, type AuditorViewAsk } from "./reports/auditor";
 import * as pushes from "./reports/export/push-records";
 import * as snapshot from "./reports/export/snapshot";
 import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
 import * as verdicts from "./reports/verdicts";
+import { pnlTransactionsPage, type PnlTransactionsAsk } from "./reports/pnl-transactions";
 import type { RuleInput } from "./rules/rule";
 import * as rulebook from "./rules/rulebook";
 import { runRules } from "./rules/run-rules";
@@ -130,6 +132,12 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   createCategories(inputs: categories.NewCategory[], actor: string) {
     return categories.createCategories(this.db, inputs, actor, now());
   }
+  booksCurrency(): Outcome<currency.BooksCurrency> {
+    return ok(currency.currentBooksCurrency(this.db));
+  }
+  setBooksCurrency(code: string, actor: string): Outcome<currency.BooksCurrency> {
+    return ok(currency.setBooksCurrency(this.db, code, actor, now()));
+  }
 
   // --- the bank connection and sync: the request, then the watcher's steps ---
   connectBank(provider: "sandbox" | "aggregator", accessToken: string): Outcome<number> {
@@ -199,9 +207,12 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
 
   // --- reports ---
-  /** The rolling P&L as JSON text: its answer is megabytes at 100,000 lines, built as text. */
-  pnlRollingJson(face: Face, asOf: string): Outcome<string> {
-    return ok(pnl.rollingPnlJson(this.db, face, asOf));
+  /** The rolling P&L as JSON text: in full its answer is megabytes at 100,000 lines, built as text. */
+  pnlRollingJson(face: Face, asOf: string, form: pnl.PnlForm): Outcome<string> {
+    return ok(pnl.rollingPnlJson(this.db, face, asOf, form));
+  }
+  pnlTransactions(face: Face, ask: PnlTransactionsAsk): Outcome<ReturnType<typeof pnlTransactionsPage>> {
+    return ok(pnlTransactionsPage(this.db, face, ask));
   }
   /** Files the day's verdict; a mismatch's notice to be texted is queued as a job of its own. */
   async recordParity(tenant: string, face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, filing: parity.Filing) {
@@ -224,8 +235,8 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   verdictJson(asOf: string, revision: number | null): Outcome<string> {
     return verdicts.filedVerdictJson(this.db, asOf, revision);
   }
-  auditorViewJson(face: Face, grantId: number): Outcome<string> {
-    return ok(auditorViewJson(this.db, face, grantId));
+  auditorViewJson(face: Face, grantId: number, ask: AuditorViewAsk): Outcome<string> {
+    return ok(auditorViewJson(this.db, face, grantId, ask));
   }
 
   // --- exports ---

@@ -4,6 +4,8 @@ import { carrierFor } from "../../providers/sms";
 import type { z } from "@hono/zod-openapi";
 import { defineEndpoint, JsonAnswer } from "../define";
 import {
+  ADD_BACKS_PER_PAGE_CAP,
+  auditorViewQuery,
   auditorViewResponse,
   confirmBody,
   confirmResponse,
@@ -120,16 +122,19 @@ export const getAuditorView = defineEndpoint({
   summary: "Read the auditor view",
   description:
     "For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked " +
-    "lines under `draw` categories) and the provider's verbatim records of those lines. The grant is the one the token's " +
-    "label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a " +
-    "personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired " +
-    "(`grant_expired`) grant.",
+    "lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default " +
+    "(`form=paged`) the add-backs and their records come a page at a time (`page`, `per_page`, at most 500), oldest " +
+    "first; `form=full` answers every one at once. The grant is the one the token's label names, never one from the " +
+    "request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session " +
+    "included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.",
   credential: "auditor",
+  query: auditorViewQuery,
   success: { status: 200, description: "The auditor view.", schema: auditorViewResponse },
-  async handler({ env, caller, ledger, face, now }) {
+  async handler({ env, caller, ledger, face, query, now }) {
     const grant = caller.grant!;
+    const ask = { form: query.form, page: query.page, perPage: Math.min(query.per_page, ADD_BACKS_PER_PAGE_CAP) };
     // The stamp and the read are independent: one waits for D1, the other for the object.
-    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id).then((outcome) => settle(outcome))]);
+    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id, ask).then((outcome) => settle(outcome))]);
     return new JsonAnswer<z.input<typeof auditorViewResponse>>(view);
   },
 });

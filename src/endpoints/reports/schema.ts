@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { isoDateSchema, singleLineText } from "../shared";
+import { PNL_FORMS, UNKNOWN_LABEL_LINE } from "../../ledger/reports/pnl";
+import { PNL_PARTS } from "../../ledger/reports/pnl-transactions";
+import { cappedInt, isoDateSchema, pageSchema, singleLineText } from "../shared";
 
 const cents = (description: string, example: number) => z.number().int().openapi({ description, example });
 
@@ -9,6 +11,12 @@ export const pnlQuery = z.object({
     example: "acme-bakery",
   }),
   as_of: isoDateSchema.optional().openapi({ description: "The date the windows end on (America/Chicago). Default: today.", example: "2026-11-20" }),
+  form: z.enum(PNL_FORMS).default("totals").openapi({
+    description:
+      "`totals` (the default): every number, and each category line's count of transactions, without the transactions " +
+      "(page them with list_pnl_transactions). `full`: the contract's whole report, each line listing every transaction.",
+    example: "totals",
+  }),
 });
 
 export const pnlTransactionSchema = z.object({
@@ -60,14 +68,141 @@ export const pnlWindowSchema = z
   })
   .openapi("PnlWindow");
 
+const transactionCount = z
+  .object({
+    current: z.number().int().openapi({ description: "Transactions in the current period.", example: 14 }),
+    prior: z.number().int().openapi({ description: "Transactions in the prior period.", example: 11 }),
+  })
+  .openapi({ description: "How many booked transactions contributed, per period." });
+
+export const rollingPnlLineSchema = pnlLineSchema
+  .extend({
+    transaction_count: transactionCount,
+    transactions: z
+      .array(pnlTransactionSchema)
+      .optional()
+      .openapi({ description: "`form=full` only: every booked transaction that contributed, oldest first. Otherwise page them with list_pnl_transactions." }),
+  })
+  .openapi("RollingPnlLine");
+
+export const rollingPnlSectionSchema = pnlSectionSchema
+  .extend({
+    lines: z.array(rollingPnlLineSchema).openapi({ description: "The section's category lines, by category; a derived section re-carries its components' lines." }),
+  })
+  .openapi("RollingPnlSection");
+
+const pnlEntryWithLabel = pnlTransactionSchema.extend({
+  category: z.string().openapi({ description: "Its label; `uncategorised` for a line with none.", example: "Misc" }),
+});
+
+export const unknownLabelLineSchema = z
+  .object({
+    category: z.literal(UNKNOWN_LABEL_LINE).openapi({ description: "The line's name." }),
+    current: cents("The lines' sum in the current period, as the books have it (money in positive): no section gives them a direction.", -7000),
+    prior: cents("The same over the prior period.", 0),
+    sign: z.literal(1).openapi({ description: "Always +1: no derived section takes this line." }),
+    transaction_count: transactionCount,
+    labels: z
+      .array(
+        z.object({
+          category: z.string().openapi({ description: "A label the taxonomy does not hold, or `uncategorised` for the lines with none.", example: "Misc" }),
+          current: cents("Its lines' sum in the current period (money in positive).", -7000),
+          prior: cents("The same over the prior period.", 0),
+          transaction_count: transactionCount,
+        }),
+      )
+      .openapi({ description: "What the line gathers, by label." }),
+    transactions: z
+      .array(pnlEntryWithLabel)
+      .optional()
+      .openapi({ description: "`form=full` only: every booked transaction it gathers, oldest first, each with its label." }),
+  })
+  .openapi("UnknownLabelLine", {
+    description:
+      "Booked lines with no category or a label the taxonomy does not hold: in no section (and in none of the twelve numbers), gathered here; the report warns of them.",
+  });
+
+export const rollingPnlWindowSchema = pnlWindowSchema
+  .extend({
+    sections: z
+      .object({
+        revenue: rollingPnlSectionSchema,
+        cogs: rollingPnlSectionSchema,
+        gross_margin: rollingPnlSectionSchema,
+        biz_expenses: rollingPnlSectionSchema,
+        net_income: rollingPnlSectionSchema,
+        owners_draw: rollingPnlSectionSchema,
+      })
+      .openapi({ description: "The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines." }),
+    unknown_label: unknownLabelLineSchema,
+    foreign_currency: z
+      .object({
+        current: z.number().int().openapi({ description: "Booked lines in another currency in the current period, left out.", example: 2 }),
+        prior: z.number().int().openapi({ description: "The same in the prior period.", example: 0 }),
+        currencies: z.array(z.string()).openapi({ description: "Their currencies.", example: ["EUR"] }),
+      })
+      .openapi({ description: "Booked lines the bank gave in a currency other than the books': left out of every number here, and counted." }),
+  })
+  .openapi("RollingPnlWindow");
+
 export const pnlReportSchema = z
   .object({
     as_of: z.string().openapi({ description: "The day the windows end on (America/Chicago).", example: "2026-11-20" }),
     lineage_basis: z.literal("unreadable").openapi({ description: "The paper-verified lineage cannot be read from this face; no section number depends on it." }),
     lists_source: z.string().openapi({ description: "Which category lists classified the rows.", example: "tenant taxonomy (category -> header)" }),
-    windows: z.object({ "7d": pnlWindowSchema, "30d": pnlWindowSchema }).openapi({ description: "The 7- and 30-day windows ending on as_of." }),
+    form: z.enum(PNL_FORMS).openapi({ description: "Which form this is: `totals` (no transactions listed) or `full` (the contract's whole report).", example: "totals" }),
+    currency: z.string().openapi({ description: "The books' currency: every number is in it.", example: "USD" }),
+    warnings: z
+      .array(
+        z.object({
+          code: z.enum(["unknown_label", "foreign_currency"]).openapi({ description: "What the warning is about.", example: "unknown_label" }),
+          lines: z.number().int().openapi({ description: "How many booked lines of the windows it concerns.", example: 3 }),
+          message: z.string().openapi({ description: "The warning in words, naming the labels or currencies." }),
+        }),
+      )
+      .openapi({
+        description:
+          "Booked lines of the windows that no section counts (but transfers): `unknown_label` for those with no category or a label " +
+          "the taxonomy does not hold (see each window's `unknown_label`), `foreign_currency` for those in another currency (left out). Empty when none.",
+      }),
+    windows: z.object({ "7d": rollingPnlWindowSchema, "30d": rollingPnlWindowSchema }).openapi({ description: "The 7- and 30-day windows ending on as_of." }),
   })
   .openapi("RollingPnl");
+
+/** The most transactions one page of list_pnl_transactions holds. */
+export const PNL_TRANSACTIONS_PER_PAGE_CAP = 500;
+
+export const pnlTransactionsQuery = z.object({
+  as_of: isoDateSchema.optional().openapi({ description: "The date the windows end on (America/Chicago). Default: today.", example: "2026-11-20" }),
+  window: z.enum(["7d", "30d"]).openapi({ description: "The window.", example: "7d" }),
+  section: z.enum(PNL_PARTS).openapi({
+    description: "The section (a derived one gives its components' transactions), or `unknown_label` for the line \"Uncategorised / unknown label\".",
+    example: "revenue",
+  }),
+  category: singleLineText().min(1).max(200).optional().openapi({
+    description: "One category line of the section, exactly as the report names it (`uncategorised`, under unknown_label, for the lines with none).",
+    example: "Sales",
+  }),
+  period: z.enum(["current", "prior"]).optional().openapi({ description: "One period of the window; default both.", example: "current" }),
+  page: pageSchema,
+  per_page: cappedInt("Transactions per page.", 100, PNL_TRANSACTIONS_PER_PAGE_CAP),
+});
+
+export const pnlTransactionsResponse = z
+  .object({
+    as_of: z.string().openapi({ description: "The day the windows end on.", example: "2026-11-20" }),
+    window: z.enum(["7d", "30d"]).openapi({ description: "The window.", example: "7d" }),
+    section: z.enum(PNL_PARTS).openapi({ description: "The section, or unknown_label.", example: "revenue" }),
+    category: z.string().nullable().openapi({ description: "The category line asked for; null for every line of the section.", example: "Sales" }),
+    period: z.enum(["current", "prior"]).nullable().openapi({ description: "The period asked for; null for both.", example: null }),
+    transactions: z
+      .array(pnlEntryWithLabel)
+      .openapi({ description: "This page's transactions, by category (lines with none first), then newest first." }),
+    page: z.number().int().openapi({ description: "The page served.", example: 1 }),
+    per_page: z.number().int().openapi({ description: "Transactions per page, after the cap.", example: 100 }),
+    total: z.number().int().openapi({ description: "Transactions asked for, over every page: the lines' `transaction_count` summed.", example: 134 }),
+  })
+  .openapi("PnlTransactionPage");
 
 /** The oracle: the structured report in the shape of the rolling P&L, from any workflow. */
 export const oracleReportSchema = z

@@ -416,7 +416,20 @@ export const messageEvents = sqliteTable(
   (t) => [index("message_events_message").on(t.messageId, t.id)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012 and 0023). */
+/**
+ * The books' currency: revisions, the newest stands; none means US dollars
+ * (`DEFAULT_BOOKS_CURRENCY`). A line the bank gave in another currency is kept and listed,
+ * flagged, and left out of the P&L (docs/decisions.md, "Reports and parity").
+ */
+export const booksCurrency = sqliteTable("books_currency", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** An ISO 4217 code, upper case. */
+  currency: text("currency").notNull(),
+  actor: text("actor").notNull(),
+  setAt: text("set_at").notNull(),
+});
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012, 0023 and 0025). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "bank_connection_events",
@@ -441,6 +454,7 @@ export const APPEND_ONLY_TABLES = [
   "export_pushes",
   "messages",
   "message_events",
+  "books_currency",
 ] as const;
 
 /** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */
@@ -457,6 +471,12 @@ const relationCColumns = {
   category: text("category"),
   state: text("state", { enum: LINE_STATES }).notNull(),
   excludeReason: text("exclude_reason").notNull(),
+  /**
+   * The currency the bank gave the line in (its `iso_currency_code`, else its
+   * `unofficial_currency_code`), upper case; null when it named none, which the books
+   * take as their own currency.
+   */
+  currency: text("currency"),
 };
 
 /**
@@ -557,11 +577,33 @@ export const cMonthTotals = sqliteTable(
 );
 
 /**
+ * Daily figures of `c_rows` per state, category and currency, kept by triggers on `c_rows`
+ * (migration 0025), so the P&L's numbers read a few rows per day of its windows, not the
+ * lines. `queued` is 1 for lines with no category (then `category` is ''); `currency` is
+ * '' where the bank named none.
+ */
+export const cDayTotals = sqliteTable(
+  "c_day_totals",
+  {
+    state: text("state", { enum: LINE_STATES }).notNull(),
+    postedOn: text("posted_on").notNull(),
+    queued: integer("queued", { mode: "boolean" }).notNull(),
+    category: text("category").notNull(),
+    currency: text("currency").notNull(),
+    lines: integer("lines").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  // Keyed by category before day: the P&L reads its labels' days (the labels from `c_totals`),
+  // the auditor view its draw categories' days, each a range of the key.
+  (t) => [primaryKey({ columns: [t.state, t.category, t.postedOn, t.queued, t.currency] })],
+);
+
+/**
  * Tables derived from the append-only ones, kept by triggers; never written by the domain
  * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
-export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_day_totals", "c_words"] as const;
 
 /**
  * The local model's evidence, kept so an object that starts again need not read it from the
