@@ -15,6 +15,7 @@ import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tool
 import { limitBodies, responseHeaders } from "./http/guards";
 import { limitAddresses } from "./limits/rate-limit";
 import { hooks } from "./messages/hooks";
+import { workspace } from "./pages/app/routes";
 import { pages } from "./pages/routes";
 import { sandbox } from "./sandbox/routes";
 
@@ -44,6 +45,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   });
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
+  app.route("/app", workspace);
   app.route("/sandbox", sandbox);
   app.route("/hooks", hooks);
   app.route("/docs", docs);

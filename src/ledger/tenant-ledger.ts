@@ -215,8 +215,8 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   reviewQueue(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof reviewQueue>> {
     return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)));
   }
-  suggestions(face: Face, aIds: number[]): Outcome<[number, Suggestion][]> {
-    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)]);
+  suggestions(face: Face, aIds: number[]): Outcome<(Suggestion & { a_id: number })[]> {
+    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)].map(([aId, s]) => ({ a_id: aId, ...s })));
   }
   searchTransactions(face: Face, filter: SearchFilter, page: number, perPage: number): Outcome<ReturnType<typeof searchRows>> {
     return ok(searchRows(this.db, face, filter, page, perPage));

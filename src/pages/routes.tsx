@@ -24,6 +24,9 @@ import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/orac
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
+import { AppPage } from "./app/layout";
+import { BankSection, gatherSettings, MeterSection } from "./app/settings";
+import { faceFor } from "../ledger/face";
 import { textProblem, type TextLines } from "../input/control-characters";
 import { integerProblem } from "../input/numbers";
 
@@ -73,7 +76,7 @@ function SignInCode(props: { tenant: string; challenge: string; wrongCode: boole
 
 pages.get("/signin", (c) => c.html(<SignIn />));
 
-/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to /settings. */
+/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to the workspace. */
 function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: SignInOutcome) {
   switch (outcome.kind) {
     case "wait":
@@ -86,7 +89,7 @@ function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: 
       setCookie(c, SESSION_COOKIE, outcome.session.value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", expires: outcome.session.expiresAt });
       // Sent only to the sign-in forms, and only from this site's own pages.
       setCookie(c, DEVICE_COOKIE, outcome.device.value, { httpOnly: true, secure: true, sameSite: "Strict", path: "/signin", expires: outcome.device.expiresAt });
-      return c.redirect("/settings", 303);
+      return c.redirect("/app/review", 303);
   }
 }
 
@@ -140,27 +143,31 @@ interface SettingsProps {
   notice?: string;
   pending?: PendingOffer;
   grantToken?: string;
+  /** A sync request's state, after one was made from the page. */
+  sync?: string;
 }
 
+/** The settings gathered in one place, in the workspace's frame: the bank and the meter, tokens, the oracle, destinations, the phone, grants and the thread. */
 async function Settings(props: SettingsProps) {
   const d1 = props.env.INDEX_DB;
+  const now = new Date();
   const tokens = await listTokens(d1, props.tenant);
   const oracle = await oracleSourceOf(d1, props.tenant);
   const lastRun = await lastOracleRun(d1, props.tenant);
   const destinations = await liveDestinations(d1, props.tenant);
   const tenant = (await findTenant(d1, props.tenant))!;
-  const grants = await listGrants(d1, props.tenant, new Date());
+  const grants = await listGrants(d1, props.tenant, now);
   const ledger = ledgerOf(props.env, props.tenant);
-  const [threadOutcome, draftsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts()]);
+  const face = faceFor(tenant, now);
+  const [threadOutcome, draftsOutcome, queue, gathered] = await Promise.all([
+    ledger.messages(50),
+    ledger.drafts(),
+    ledger.queueSize(face),
+    gatherSettings(d1, ledger, props.tenant, face, now),
+  ]);
   const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
   return (
-    <Page title="Settings">
-      <header>
-        <h1>Settings for {props.tenant}</h1>
-        <form method="post" action="/signout">
-          <button type="submit">Sign out</button>
-        </form>
-      </header>
+    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
       {props.minted ? (
         <section aria-label="New token">
           <h2>Your new token</h2>
@@ -169,6 +176,8 @@ async function Settings(props: SettingsProps) {
         </section>
       ) : null}
       {props.notice ? <p role="status">{props.notice}</p> : null}
+      <BankSection gathered={gathered} sync={props.sync} />
+      <MeterSection gathered={gathered} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -226,7 +235,7 @@ async function Settings(props: SettingsProps) {
         </select>
         <button type="submit">Mint token</button>
       </form>
-    </Page>
+    </AppPage>
   );
 }
 
@@ -247,10 +256,11 @@ function idOf(c: Context<{ Bindings: Env }>): number | null {
 
 const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
 
-pages.get("/settings", async (c) => {
+pages.on("GET", ["/settings", "/app/settings"], async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  return c.html(<Settings env={c.env} tenant={tenant} />);
+  const sync = c.req.query("sync");
+  return c.html(<Settings env={c.env} tenant={tenant} sync={sync === "recorded" || sync === "already-pending" ? sync : undefined} />);
 });
 
 pages.post("/settings/tokens", async (c) => {
