@@ -209,10 +209,11 @@ transactions.post("/:side/:id/decide", access("write"), async (c) => {
   const ws = c.get("workspace");
   const { side, id } = lineOf(c);
   const form = await formOf(c);
-  const parsed = lineDecision.safeParse(filled(form));
+  const parsed = lineDecision.safeParse(form);
   const explained = switchOn(c.env.EXPLANATION_READ);
   if (!parsed.success) return c.html(await LinePage({ ws, side, id, explained, errors: fieldErrors(parsed.error), typed: filled(form) }), 400);
-  const { category, action, reason } = parsed.data;
+  const { category, action } = parsed.data;
+  const reason = parsed.data.reason?.trim() || undefined;
   const outcome =
     action === "label"
       ? await ws.ledger.label(ws.face, side, id, { category, reason: reason ?? null }, ws.caller.actor)
