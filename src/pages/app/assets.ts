@@ -4,8 +4,8 @@
  */
 import { Hono } from "hono";
 import htmx from "htmx.org/dist/htmx.min.js";
-import workspaceCss from "./assets/workspace.css";
-import workspaceJs from "./assets/workspace.js";
+import workspaceCss from "./client/workspace.css";
+import workspaceJs from "./client/workspace.js";
 
 export const assets = new Hono();
 

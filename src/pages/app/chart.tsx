@@ -19,7 +19,7 @@ const BAR = 34;
 function short(cents: number): string {
   const dollars = cents / 100;
   const size = Math.abs(dollars);
-  const text = size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)}M` : size >= 10_000 ? `${Math.round(size / 1000)}k` : size.toFixed(0);
+  const text = size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)}M` : size >= 10_000 ? `${Math.round(size / 1000)}k` : Math.round(size).toLocaleString("en-US");
   return `${dollars < 0 ? "\u2212" : ""}$${text}`;
 }
 

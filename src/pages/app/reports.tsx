@@ -242,7 +242,7 @@ reports.get("/lines", access("read"), async (c) => {
           <tbody>
             {transactions.map((t) => (
               <tr>
-                <td class="num">{t.posted_on}</td>
+                <td class="date">{t.posted_on}</td>
                 <td>
                   <a href={lineHref(t.side, t.src_id)}>{t.description}</a>
                 </td>

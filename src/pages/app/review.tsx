@@ -316,8 +316,8 @@ function ReviewRow({ line, choices, page, errors }: { line: ReviewLine; choices:
       <td>
         <input type="checkbox" name="line" value={String(id)} form="bulk" id={`sel-${id}`} data-key="x" aria-keyshortcuts="x" aria-label={`Select ${name}`} />
       </td>
-      <td class="num">{line.posted_on}</td>
-      <td>
+      <td class="date">{line.posted_on}</td>
+      <td class="line">
         <a href={lineHref("A", id)} data-row-focus>{line.description}</a>
         {line.state === "pending" ? <span class="muted"> (pending)</span> : null}
         <div>

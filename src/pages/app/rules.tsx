@@ -119,7 +119,7 @@ function RuleRow({ rule }: { rule: Rule }) {
           <div class="actions">
             <form method="post" action="/app/rules/move-to-end" class="inline">
               <input type="hidden" name="rule_key" value={rule.rule_key} />
-              <button type="submit" class="quiet" aria-label={`Move ${rule.rule_key} to the end`}>Move to end</button>
+              <button type="submit" class="quiet" aria-label={`Move to end: ${rule.rule_key}`}>Move to end</button>
             </form>
             <form method="post" action="/app/rules/retire" class="inline">
               <input type="hidden" name="rule_key" value={rule.rule_key} />
@@ -384,7 +384,7 @@ function DryRunWords({ result }: { result: DryRun }) {
           <tbody>
             {result.sample.map((r) => (
               <tr>
-                <td class="num">{r.posted_on}</td>
+                <td class="date">{r.posted_on}</td>
                 <td>
                   <a href={lineHref(r.side, r.src_id)}>{r.description}</a>
                 </td>

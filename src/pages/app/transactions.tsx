@@ -152,7 +152,7 @@ function Results({ results, page, typed }: { results: { rows: FoundRow[]; total:
             <tbody>
               {results.rows.map((r) => (
                 <tr data-row>
-                  <td class="num">{r.posted_on}</td>
+                  <td class="date">{r.posted_on}</td>
                   <td>
                     <a href={lineHref(r.side, r.src_id)} data-row-focus>{r.description}</a>
                     <span class="muted"> {r.side}:{r.src_id}</span>
