@@ -151,20 +151,22 @@ interface SettingsProps {
 async function Settings(props: SettingsProps) {
   const d1 = props.env.INDEX_DB;
   const now = new Date();
-  const tokens = await listTokens(d1, props.tenant);
-  const oracle = await oracleSourceOf(d1, props.tenant);
-  const lastRun = await lastOracleRun(d1, props.tenant);
-  const destinations = await liveDestinations(d1, props.tenant);
-  const tenant = (await findTenant(d1, props.tenant))!;
-  const grants = await listGrants(d1, props.tenant, now);
   const ledger = ledgerOf(props.env, props.tenant);
-  const face = faceFor(tenant, now);
-  const [threadOutcome, draftsOutcome, queue, gathered] = await Promise.all([
+  const found = await findTenant(d1, props.tenant);
+  const face = faceFor(found!, now);
+  // Each read is its own: all at once.
+  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, queue, gathered] = await Promise.all([
+    listTokens(d1, props.tenant),
+    oracleSourceOf(d1, props.tenant),
+    lastOracleRun(d1, props.tenant),
+    liveDestinations(d1, props.tenant),
+    listGrants(d1, props.tenant, now),
     ledger.messages(50),
     ledger.drafts(),
     ledger.queueSize(face),
     gatherSettings(d1, ledger, props.tenant, face, now),
   ]);
+  const tenant = found!;
   const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
   return (
     <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
