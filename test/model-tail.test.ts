@@ -46,11 +46,11 @@ const MERCHANTS = [
   { name: "STRIPE PAYOUT", category: "Sales", amount: -820 },
 ];
 
-/** A tenant whose person has categorised a history of lines from four merchants. */
+/** A tenant whose person has categorised a history of lines from four merchants, twelve of each: enough for a calibrated model to be sure. */
 async function tenantWithHistory(): Promise<SandboxTenant> {
   const t = await createTenant();
   const history = MERCHANTS.flatMap((m, i) =>
-    Array.from({ length: 8 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
+    Array.from({ length: 12 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
   );
   await deliver(t.tenant, { accounts: [CHECKING], added: history });
   await syncWith(t, null);
@@ -105,7 +105,7 @@ describe("the local model", () => {
     await abortAllDurableObjects();
     const after = settle(await ledgerOf(t).modelVersion());
     expect(after).toEqual(before);
-    expect(after.examples).toBe(32);
+    expect(after.examples).toBe(48);
   });
 });
 

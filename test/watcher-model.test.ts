@@ -47,7 +47,7 @@ it("has the object learn the model before the first page after a whole-book run_
 
   const newestKept = () =>
     runInDurableObject(stub, (ledger: TenantLedger) => {
-      const kept = ledger.db.get<{ seq: number } | undefined>(sql`SELECT through_seq AS seq FROM model_marks`)?.seq;
+      const kept = ledger.db.get<{ seq: number } | undefined>(sql`SELECT through_seq AS seq FROM model_state`)?.seq;
       return kept === ledger.db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq || undefined;
     });
   // The bank serves its page only once the model kept in the ledger has learnt every decision:
@@ -64,7 +64,7 @@ it("has the object learn the model before the first page after a whole-book run_
 
   await runInDurableObject(stub, (ledger: TenantLedger) => {
     const kept = currentModel(ledger.db, undefined);
-    expect(kept.model.countRows()).toEqual(trainFromLedger(ledger.db).model.countRows());
+    expect(kept.model.rows()).toEqual(trainFromLedger(ledger.db).model.rows());
     expect(kept.model.size).toBe(LINES / 2 + 1);
   });
 });

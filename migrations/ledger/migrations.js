@@ -20,6 +20,7 @@ import m0017 from './0017_relation_c_floor.sql';
 import m0018 from './0018_model_counts.sql';
 import m0019 from './0019_model_calibration.sql';
 import m0020 from './0020_exceptions_queue.sql';
+import m0021 from './0021_model_evidence.sql';
 
   export default {
     journal,
@@ -44,7 +45,8 @@ m0016,
 m0017,
 m0018,
 m0019,
-m0020
+m0020,
+m0021
     }
   }
   

@@ -191,9 +191,9 @@ describe("renderDefect", () => {
 
 describe("the duh band's floor", () => {
   it("is the one stored on the decision, which wins over the one passed in", () => {
-    const d = decision({ engine: "model", category: "Meals", actor: null, modelVersion: "nb1-10-abc", confidence: 970_000, bandFloorPpm: 950_000 });
+    const d = decision({ engine: "model", category: "Meals", actor: null, modelVersion: "lr1-10-40-0000abcd", confidence: 970_000, bandFloorPpm: 950_000 });
     expect(modelCitations(d, 0.99)).toEqual([
-      { kind: "model", model_version: "nb1-10-abc", confidence: 0.97, category: "Meals" },
+      { kind: "model", model_version: "lr1-10-40-0000abcd", confidence: 0.97, category: "Meals" },
       { kind: "duh_band", floor: 0.95 },
     ]);
   });

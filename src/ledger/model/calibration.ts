@@ -1,45 +1,118 @@
 /**
- * Calibration: maps the classifier's raw score to the precision observed at that score
- * on held-out data, so that "0.97" means right about 97 times in 100.
+ * Calibration: maps what the classifier measured of a line to the precision observed for
+ * such lines on held-out data, so that "0.97" means right about 97 times in 100.
  *
- * Isotonic regression (pool-adjacent-violators) over held-out (score, correct) pairs,
- * each pooled block smoothed towards 0.5 by one imaginary hit and one miss, so that a
- * handful of lucky guesses can never claim certainty.
+ * Platt scaling with more than one input: P(right) = sigma(w . x), fitted by Newton's
+ * method on held-out (inputs, right or wrong) pairs, with Platt's targets ((hits + 1) /
+ * (hits + 2) for a hit, 1 / (misses + 2) for a miss) so that a handful of lucky guesses
+ * never claims certainty, and a ridge that pulls the weights towards 0 (confidence 0.5)
+ * while the pairs are few.
  */
 
 export interface Calibration {
-  /** Block upper bounds of raw score, ascending, with each block's calibrated precision. */
-  bounds: number[];
-  values: number[];
+  /** One weight per input; the last input is the constant 1. */
+  weights: number[];
 }
 
-export const UNCALIBRATED: Calibration = { bounds: [1], values: [0.5] };
+/** Before any fit: every prediction at 0.5. */
+export const UNCALIBRATED: Calibration = { weights: [] };
 
-export function fitCalibration(pairs: { score: number; correct: boolean }[]): Calibration {
+export interface Pair {
+  inputs: number[];
+  correct: boolean;
+}
+
+/** The ridge: how strongly little evidence is pulled towards 0.5. */
+const RIDGE = 0.1;
+
+/**
+ * Fits the weights. Confidence never falls as a measurement named in `rising` rises, nor
+ * rises as one named in `falling` does: a weight of the wrong sign is held at 0 and the
+ * rest refitted. An input that never
+ * varies among the pairs (no held-out line without a merchant's history, say) is held at 0
+ * too: the pairs say nothing of it, so a line where it differs gets no credit for it.
+ */
+export function fitCalibration(pairs: readonly Pair[], rising: readonly number[] = [], falling: readonly number[] = [], ridge = RIDGE): Calibration {
   if (pairs.length === 0) return UNCALIBRATED;
-  const sorted = [...pairs].sort((a, b) => a.score - b.score);
-  const blocks: { hits: number; n: number; upper: number }[] = [];
-  for (const p of sorted) {
-    blocks.push({ hits: p.correct ? 1 : 0, n: 1, upper: p.score });
-    // Pool until precision strictly rises from block to block: equal blocks pool too, so
-    // the smoothing below weighs all the evidence at a level, not one example at a time.
-    while (blocks.length > 1) {
-      const last = blocks[blocks.length - 1]!;
-      const prev = blocks[blocks.length - 2]!;
-      if (prev.hits / prev.n < last.hits / last.n) break;
-      blocks.splice(blocks.length - 2, 2, { hits: prev.hits + last.hits, n: prev.n + last.n, upper: last.upper });
+  const d = pairs[0]!.inputs.length;
+  const held = new Set<number>();
+  for (let j = 0; j < d - 1; j++) if (pairs.every((p) => p.inputs[j] === pairs[0]!.inputs[j])) held.add(j);
+  for (;;) {
+    const weights = newton(pairs, d, held, ridge);
+    const wrong = [...rising.filter((j) => weights[j]! < 0), ...falling.filter((j) => weights[j]! > 0)].filter((j) => !held.has(j));
+    if (wrong.length === 0) return { weights: [...weights] };
+    for (const j of wrong) held.add(j);
+  }
+}
+
+/** Logistic regression of the pairs by Newton's method, with the `held` weights at 0. */
+function newton(pairs: readonly Pair[], d: number, held: ReadonlySet<number>, ridge: number): Float64Array {
+  const free = Array.from({ length: d }, (_, j) => j).filter((j) => !held.has(j));
+  const w = new Float64Array(d);
+  const hits = pairs.filter((p) => p.correct).length;
+  const hit = (hits + 1) / (hits + 2);
+  const miss = 1 / (pairs.length - hits + 2);
+  for (let iteration = 0; iteration < 50; iteration++) {
+    const gradient = new Float64Array(free.length);
+    const hessian = Array.from({ length: free.length }, () => new Float64Array(free.length));
+    for (const { inputs, correct } of pairs) {
+      const q = sigmoid(dot(w, inputs));
+      const r = q * (1 - q);
+      const error = q - (correct ? hit : miss);
+      free.forEach((j, a) => {
+        gradient[a]! += error * inputs[j]!;
+        free.forEach((k, b) => (hessian[a]![b]! += r * inputs[j]! * inputs[k]!));
+      });
+    }
+    free.forEach((j, a) => {
+      gradient[a]! += ridge * w[j]!;
+      hessian[a]![a]! += ridge;
+    });
+    const step = solve(hessian, gradient);
+    let moved = 0;
+    free.forEach((j, a) => {
+      w[j]! -= step[a]!;
+      moved += Math.abs(step[a]!);
+    });
+    if (moved < 1e-9) break;
+  }
+  return w;
+}
+
+export function calibrate(calibration: Calibration, inputs: readonly number[]): number {
+  return calibration.weights.length === 0 ? 0.5 : sigmoid(dot(calibration.weights, inputs));
+}
+
+/** A probability as log-odds, clipped away from 0 and 1. */
+export function logit(p: number): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+function dot(w: ArrayLike<number>, x: readonly number[]): number {
+  let z = 0;
+  for (let j = 0; j < x.length; j++) z += w[j]! * x[j]!;
+  return z;
+}
+
+/** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with pivoting. */
+function solve(a: Float64Array[], b: Float64Array): Float64Array {
+  const d = b.length;
+  const m = a.map((row, j) => [...row, b[j]!]);
+  for (let c = 0; c < d; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < d; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    const p = m[c]![c]! || 1e-12;
+    for (let r = 0; r < d; r++) {
+      if (r === c) continue;
+      const f = m[r]![c]! / p;
+      for (let k = c; k <= d; k++) m[r]![k]! -= f * m[c]![k]!;
     }
   }
-  const values = blocks.map((b) => (b.hits + 1) / (b.n + 2));
-  // Smoothing can break monotonicity between pooled blocks; restore it.
-  for (let i = 1; i < values.length; i++) values[i] = Math.max(values[i]!, values[i - 1]!);
-  return { bounds: blocks.map((b) => b.upper), values };
-}
-
-export function calibrate(calibration: Calibration, score: number): number {
-  const { bounds, values } = calibration;
-  for (let i = 0; i < bounds.length; i++) if (score <= bounds[i]!) return values[i]!;
-  return values[values.length - 1]!;
+  return Float64Array.from({ length: d }, (_, j) => m[j]![d]! / (m[j]![j]! || 1e-12));
 }
 
 /** Expected calibration error over 10 equal-width bins of confidence. */

@@ -1,269 +1,358 @@
 /**
- * The per-tenant local classifier: multinomial naive Bayes over the line's features,
- * with an exact merchant-key vote that decides when the key's history is consistent.
- * Its confidence is calibrated on held-out folds of its own training set (calibration.ts).
+ * The per-tenant local classifier.
  *
- * Training is incremental (`add`, `addAll`, and `forget` to take an example back); the
- * calibration is refitted when a prediction finds the training set grown by a quarter
- * since the last fit, or changed at all while it is small. The counts come out as rows
- * (`takeChanges`) and go back in (`restore`): that is how the ledger keeps them.
+ * What it knows (`Evidence`, kept exactly and incrementally, the way the ledger keeps it):
+ * - the examples: each line key (features.ts) with how many evidence lines of each
+ *   category it stands for;
+ * - the tenant's lines: each key with how many lines of the feed have it, labelled or not.
+ *   A feature that many different keys share (a bank's own words, the business's city)
+ *   is weighed down by its inverse document frequency among them; a feature on a single
+ *   line (a code, a one-off word) is dropped. This is how the model learns which words of
+ *   a bank's text carry the merchant: from the tenant's own feed, whatever its bank.
+ *
+ * What it derives (`Fit`, refitted from the evidence when a prediction finds a person's
+ * label or a forgotten example since the last fit, the examples grown by a tenth by rules'
+ * decisions, or the lines grown by a quarter):
+ * - a softmax regression (linear.ts) over the TF-IDF weighted features of the example keys;
+ * - per word of the text (and word with the amount's band, word with the account), how
+ *   many examples of each category have it: the "merchant's history".
+ *
+ * A prediction is the regression's most probable category, with two measurements: its
+ * probability, and the agreement of the merchant's history with it (the best of the
+ * line's three most distinctive known words or word pairs: (lines of that category + 1)
+ * / (lines + 1.1), read also within the line's amount band and account, where those tell
+ * a merchant's categories apart). A merchant whose lines went to different categories,
+ * and that nothing on the line separates, keeps a low agreement however sure the
+ * regression is. Both go through the calibration (calibration.ts), fitted on held-out
+ * folds of the tenant's own examples.
  */
-import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
+import { calibrate, fitCalibration, logit, UNCALIBRATED, type Calibration, type Pair } from "./calibration";
+import { featuresOfKey, isIdentity, keyParts, lineKey, type LineFacts } from "./features";
+import { LINEAR_DEFAULTS, SoftmaxRegression, type Row } from "./linear";
 
 export interface Example {
-  features: string[];
+  /** The line's key (features.ts, `lineKey`). */
+  key: string;
   category: string;
 }
 
 export interface Prediction {
   category: string;
-  /** Calibrated: the precision observed at this score on held-out data. */
+  /** Calibrated: the precision observed at this evidence on held-out data. */
   confidence: number;
 }
 
 /** The default duh band: the model decides a line at this calibrated confidence or above. */
 export const DEFAULT_DUH_BAND_FLOOR = 0.95;
 
-const FOLDS = 5;
-/** The calibration is fitted on at most this many recent examples, so refits stay cheap. */
-export const CALIBRATION_SAMPLE = 3_000;
-const SMALL = 100;
-
-/** The two kinds of evidence: a merchant seen before (key vote), or only its words (naive Bayes). */
-type Path = "key" | "words";
-interface Scored {
-  category: string;
-  score: number;
-  path: Path;
+/** The evidence as rows, the way the ledger keeps it (local-model.ts). */
+export interface EvidenceRows {
+  examples: { key: string; category: string; lines: number }[];
+  /** The tenant's lines by key. */
+  lines: { key: string; lines: number }[];
 }
 
-/**
- * The counts as rows, the way the ledger keeps them (local-model.ts): examples per
- * category, and how often each feature was seen under each category.
- */
-export interface CountRows {
-  categories: { category: string; examples: number }[];
-  cells: { category: string; feature: string; count: number }[];
-}
-
-/** A calibration fit as the ledger keeps it: one per kind of evidence, and the training set's size it was fitted at. */
-export interface KeptCalibration extends Record<Path, Calibration> {
+/** A calibration fit as the ledger keeps it, with the number of examples it was fitted at. */
+export interface KeptCalibration extends Calibration {
   fittedAt: number;
 }
 
-class Counts {
-  readonly docs = new Map<string, number>();
-  readonly tokenTotals = new Map<string, number>();
-  readonly tokens = new Map<string, Map<string, number>>();
-  readonly keyVotes = new Map<string, Map<string, number>>();
-  /** Every feature seen, with how many times: forgetting its last use takes it out of the vocabulary. */
-  readonly vocabulary = new Map<string, number>();
-  size = 0;
-  /** The counts changed (category -> features) since `takeChanges`, once `tracking`: the model's own counts, not a fold's. */
-  private changed: Map<string, Set<string>> | null = null;
-
-  /** Starts noting which counts change, for `takeChanges`. */
-  tracking(): this {
-    this.changed = new Map();
-    return this;
-  }
-
-  /** Counts as a model trained on the examples `rows` describe would hold them. */
-  static fromRows(rows: CountRows): Counts {
-    const counts = new Counts();
-    for (const { category, examples } of rows.categories) {
-      counts.docs.set(category, examples);
-      counts.size += examples;
-    }
-    for (const { category, feature, count } of rows.cells) counts.countFeature(category, feature, count);
-    return counts;
-  }
-
-  /** Every count, as rows in key order (category, feature). */
-  rows(): CountRows {
-    return inKeyOrder({
-      categories: [...this.docs].map(([category, examples]) => ({ category, examples })),
-      cells: [...this.tokens].flatMap(([category, perCategory]) => [...perCategory].map(([feature, count]) => ({ category, feature, count }))),
-    });
-  }
-
-  /** The counts changed since the last call, as rows; a count of 0 is a row to drop. */
-  takeChanges(): CountRows {
-    if (!this.changed) throw new Error("these counts do not track their changes");
-    const rows: CountRows = { categories: [], cells: [] };
-    for (const [category, features] of this.changed) {
-      rows.categories.push({ category, examples: this.docs.get(category) ?? 0 });
-      const perCategory = this.tokens.get(category);
-      for (const feature of features) rows.cells.push({ category, feature, count: perCategory?.get(feature) ?? 0 });
-    }
-    this.changed.clear();
-    return inKeyOrder(rows);
-  }
-
-  add(example: Example): void {
-    this.count(example, 1);
-  }
-
-  /** Takes back an example `add` counted: the counts are then those of a model that never saw it. */
-  remove(example: Example): void {
-    this.count(example, -1);
-  }
-
-  /** Whether the counts hold this example: its category, and each of its features under it as often. */
-  holds({ features, category }: Example): boolean {
-    const perCategory = this.tokens.get(category);
-    if (!this.docs.get(category) || !perCategory) return false;
-    const uses = new Map<string, number>();
-    for (const f of features) bump(uses, f, 1);
-    return [...uses].every(([f, n]) => (perCategory.get(f) ?? 0) >= n);
-  }
-
-  private count({ features, category }: Example, by: 1 | -1): void {
-    this.size += by;
-    bump(this.docs, category, by);
-    this.changed?.set(category, this.changed.get(category) ?? new Set());
-    for (const f of features) this.countFeature(category, f, by);
-  }
-
-  /** A feature seen `by` more times under a category (fewer when negative), in every count that follows from it. */
-  private countFeature(category: string, feature: string, by: number): void {
-    let perCategory = this.tokens.get(category);
-    if (!perCategory) this.tokens.set(category, (perCategory = new Map()));
-    bump(perCategory, feature, by);
-    if (perCategory.size === 0) this.tokens.delete(category);
-    bump(this.vocabulary, feature, by);
-    bump(this.tokenTotals, category, by);
-    if (feature.startsWith("key:")) {
-      let votes = this.keyVotes.get(feature);
-      if (!votes) this.keyVotes.set(feature, (votes = new Map()));
-      bump(votes, category, by);
-      if (votes.size === 0) this.keyVotes.delete(feature);
-    }
-    this.changed?.get(category)?.add(feature);
-  }
-
-  /** The best category, its raw score in 0..1 (not yet calibrated) and which evidence gave it. */
-  score(features: string[]): Scored | null {
-    if (this.size === 0) return null;
-    const key = features.find((f) => f.startsWith("key:"));
-    const votes = key ? this.keyVotes.get(key) : undefined;
-    if (votes) {
-      const total = [...votes.values()].reduce((a, b) => a + b, 0);
-      const [category, count] = [...votes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
-      // Laplace: one consistent vote scores 2/3, ten score 11/12; a split key scores lower.
-      return { category, score: (count + 1) / (total + 2), path: "key" };
-    }
-    return this.naiveBayes(features);
-  }
-
-  private naiveBayes(features: string[]): Scored {
-    const v = this.vocabulary.size + 1;
-    const logs: [string, number][] = [];
-    for (const [category, docs] of this.docs) {
-      const tokens = this.tokens.get(category)!;
-      const total = this.tokenTotals.get(category)!;
-      let log = Math.log(docs / this.size);
-      for (const f of features) log += Math.log(((tokens.get(f) ?? 0) + 1) / (total + v));
-      logs.push([category, log]);
-    }
-    const top = Math.max(...logs.map(([, l]) => l));
-    const weights = logs.map(([c, l]) => [c, Math.exp(l - top)] as const);
-    const sum = weights.reduce((s, [, w]) => s + w, 0);
-    const [category, weight] = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
-    // Unseen merchants never score above 0.9 raw: the key vote is the stronger evidence.
-    return { category, score: Math.min(0.9, weight / sum), path: "words" };
-  }
-}
-
-/** Rows sorted by their keys: written in the order of the table's key, and comparable. */
-function inKeyOrder(rows: CountRows): CountRows {
-  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  rows.categories.sort((a, b) => byText(a.category, b.category));
-  rows.cells.sort((a, b) => byText(a.category, b.category) || byText(a.feature, b.feature));
-  return rows;
-}
+/** The calibration's inputs (`Fit.measure`): the regression's probability, the history's agreement, whether there is a history, the line's novelty, 1. */
+const RISING = [0, 1];
+const FALLING = [3];
+const FOLDS = 5;
+/**
+ * This share of the keys is held out whole (every line of the key in one fold), so the
+ * calibration measures a merchant met in a form no example has, as a bank's new text is;
+ * the others line by line, as the same text seen again is.
+ */
+const KEYS_HELD_OUT_WHOLE = 0.5;
+/** The calibration is fitted on at most about this many held-out examples, so refits stay cheap. */
+export const CALIBRATION_SAMPLE = 3_000;
+/** Below this many examples the calibration is refitted at every change. */
+const SMALL = 100;
+/** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
+const RULES_GROWTH = 1.1;
+/** The lines may grow by this factor before the fit is refitted for them alone. */
+const LINES_GROWTH = 1.25;
+/** The merchant's history: this many of the line's most distinctive known words are read. */
+const HISTORY_WORDS = 3;
+/** The merchant's history: a category's agreement is (lines + 1) / (all lines + 1 + this). */
+const HISTORY_DOUBT = 0.1;
 
 /** Adds `by` to a count, dropping the entry at zero so a forgotten example leaves no trace. */
-function bump<K>(counts: Map<K, number>, key: K, by: number): void {
+function bump<K>(counts: Map<K, number>, key: K, by: number): number {
   const next = (counts.get(key) ?? 0) + by;
   if (next === 0) counts.delete(key);
   else counts.set(key, next);
+  return next;
 }
 
-/** An example's hash, summed into the version so the version names a set, whatever the order. */
-function exampleHash(example: Example): number {
-  // FNV-1a over `category \0 feature \1 feature ...`, one step per code point (its first
-  // UTF-16 unit), without building that string: training hashes every example.
-  let h = Math.imul(fnv(2166136261, example.category) ^ 0 /* the \0 */, 16777619);
-  example.features.forEach((feature, i) => (h = fnv(i === 0 ? h : Math.imul(h ^ 1, 16777619), feature)));
-  return h >>> 0;
-}
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function fnv(h: number, text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    h = Math.imul(h ^ unit, 16777619);
-    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next < 0xe000) i++; // a surrogate pair is one code point
+/** What the model knows, exactly: examples and lines by key, with what changed since `takeChanges`. */
+class Evidence {
+  /** key -> category -> lines */
+  readonly examples = new Map<string, Map<string, number>>();
+  /** key -> lines of the feed */
+  readonly lines = new Map<string, number>();
+  size = 0;
+  private readonly changedExamples = new Map<string, Set<string>>();
+  private readonly changedLines = new Set<string>();
+  /** Features -> how many keys of `lines` have them; built when first needed. */
+  private frequencies: Map<string, number> | null = null;
+
+  learn({ key, category }: Example, by: 1 | -1): void {
+    let perCategory = this.examples.get(key);
+    if (!perCategory) this.examples.set(key, (perCategory = new Map()));
+    bump(perCategory, category, by);
+    if (perCategory.size === 0) this.examples.delete(key);
+    this.size += by;
+    let changed = this.changedExamples.get(key);
+    if (!changed) this.changedExamples.set(key, (changed = new Set()));
+    changed.add(category);
+  }
+
+  holds({ key, category }: Example): boolean {
+    return (this.examples.get(key)?.get(category) ?? 0) > 0;
+  }
+
+  see(key: string, by: number): void {
+    const before = this.lines.get(key) ?? 0;
+    const after = bump(this.lines, key, by);
+    this.changedLines.add(key);
+    if (this.frequencies && (before === 0) !== (after === 0)) {
+      for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, after === 0 ? -1 : 1);
     }
   }
+
+  /** The examples, copied: what is learnt after changes nothing in the copy. */
+  copyOfExamples(): Map<string, Map<string, number>> {
+    const copy = new Map<string, Map<string, number>>();
+    for (const [key, perCategory] of this.examples) copy.set(key, new Map(perCategory));
+    return copy;
+  }
+
+  /** The tenant's lines as a fit reads them, copied: lines seen after it change nothing the fit measures. */
+  corpus(): Corpus {
+    if (!this.frequencies) {
+      this.frequencies = new Map();
+      for (const key of this.lines.keys()) for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, 1);
+    }
+    return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
+  }
+
+  rows(): EvidenceRows {
+    const examples: EvidenceRows["examples"] = [];
+    for (const [key, perCategory] of this.examples) for (const [category, lines] of perCategory) examples.push({ key, category, lines });
+    return inKeyOrder({ examples, lines: [...this.lines].map(([key, lines]) => ({ key, lines })) });
+  }
+
+  takeChanges(): EvidenceRows {
+    const rows: EvidenceRows = { examples: [], lines: [] };
+    for (const [key, categories] of this.changedExamples) {
+      for (const category of categories) rows.examples.push({ key, category, lines: this.examples.get(key)?.get(category) ?? 0 });
+    }
+    for (const key of this.changedLines) rows.lines.push({ key, lines: this.lines.get(key) ?? 0 });
+    this.changedExamples.clear();
+    this.changedLines.clear();
+    return inKeyOrder(rows);
+  }
+}
+
+function inKeyOrder(rows: EvidenceRows): EvidenceRows {
+  rows.examples.sort((a, b) => byText(a.key, b.key) || byText(a.category, b.category));
+  rows.lines.sort((a, b) => byText(a.key, b.key));
+  return rows;
+}
+
+/** The tenant's lines as a fit reads them: how many line keys have each feature, and how many lines each key stands for. */
+interface Corpus {
+  frequencies: Map<string, number>;
+  lines: Map<string, number>;
+}
+
+/** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
+interface Encoded {
+  idx: Int32Array;
+  values: Float32Array;
+  /** The share of the key's TF-IDF mass (squared) in features no example has: text the model has not learnt. */
+  novelty: number;
+}
+
+/** What the model derives from examples: the regression, and the merchants' histories. */
+class Fit {
+  private constructor(
+    readonly categories: string[],
+    private readonly vocabulary: Map<string, number>,
+    private readonly regression: SoftmaxRegression,
+    /** Identity features (and words with band, words with account) -> lines per category. */
+    private readonly history: Map<string, Float64Array>,
+    private readonly corpus: Corpus,
+  ) {}
+
+  /** What `measure` found per key: lines of the same key are measured once. */
+  private readonly measured = new Map<string, { best: number; inputs: number[] }>();
+
+  /**
+   * Fits examples (key -> category -> lines), weighing features by their frequency among the
+   * corpus's line keys; yields between parts of the work (every 1,000 keys read, and as the
+   * regression's fit does).
+   */
+  static *inSteps(examples: Iterable<[string, Map<string, number>]>, corpus: Corpus): Generator<void, Fit | null> {
+    const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
+    const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
+    if (categories.length < 2) return null; // one category leaves nothing to choose
+    const vocabulary = new Map<string, number>();
+    const history = new Map<string, Float64Array>();
+    const rows: Row[] = [];
+    const classOf = new Map(categories.map((c, i) => [c, i]));
+    for (const [key, perCategory] of byKey) {
+      const counts = new Float64Array(categories.length);
+      for (const [category, lines] of perCategory) counts[classOf.get(category)!] = lines;
+      if (rows.length % 1_000 === 999) yield;
+      const features = featuresOfKey(key);
+      for (const feature of features) {
+        if (!isIdentity(feature) && !feature.includes("@")) continue;
+        let perClass = history.get(feature);
+        if (!perClass) history.set(feature, (perClass = new Float64Array(categories.length)));
+        for (let k = 0; k < counts.length; k++) perClass[k]! += counts[k]!;
+      }
+      const encoded = encode(features, key, corpus, vocabulary, true);
+      rows.push({ features: encoded.idx, values: encoded.values, counts });
+    }
+    const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
+    return new Fit(categories, vocabulary, regression, history, corpus);
+  }
+
+  /** The most probable category's index, with the calibration's inputs. */
+  measure(key: string): { best: number; inputs: number[] } {
+    let found = this.measured.get(key);
+    if (!found) this.measured.set(key, (found = this.measureAfresh(key)));
+    return found;
+  }
+
+  private measureAfresh(key: string): { best: number; inputs: number[] } {
+    const features = featuresOfKey(key);
+    const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
+    const { best, probability } = this.regression.score(idx, values);
+    const agreement = this.agreement(key, features, best);
+    // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
+    return { best, inputs: [logit(probability), agreement === null ? 0 : logit(agreement), agreement === null ? 0 : 1, novelty, 1] };
+  }
+
+  /** How well the merchant's history agrees with category `k` (see the file's comment); null where it has none. */
+  private agreement(key: string, features: string[], k: number): number | null {
+    const known = features
+      .filter((f) => isIdentity(f) && this.history.has(f))
+      .map((f) => ({ f, idf: inverseFrequency(this.corpus.frequencies.get(f) ?? 0, this.corpus.lines.size) }))
+      .sort((a, b) => b.idf - a.idf || byText(a.f, b.f))
+      .slice(0, HISTORY_WORDS);
+    if (known.length === 0) return null;
+    const { signBand, account } = keyParts(key);
+    let best = 0;
+    for (const { f } of known) {
+      // A word is read also within the line's band and account; a pair of words, within those of each word.
+      const words = f.startsWith("w:") ? [f.slice(2)] : f.slice(2).split("_");
+      const views = [f, ...words.flatMap((word) => [`w:${word}@${signBand}`, `w:${word}@@${account}`])];
+      for (const view of views) {
+        const perClass = this.history.get(view);
+        if (!perClass) continue;
+        let lines = 0;
+        for (const n of perClass) lines += n;
+        best = Math.max(best, (perClass[k]! + 1) / (lines + 1 + HISTORY_DOUBT));
+      }
+    }
+    return Math.min(1, best);
+  }
+}
+
+const inverseFrequency = (frequency: number, keys: number) => Math.log((keys + 1) / (frequency + 1));
+
+/**
+ * A key's features as TF-IDF values over the features seen on at least two lines (on two
+ * keys, or on this key of two lines or more: a feature on one line is a code or a one-off
+ * that can tell nothing), L2-normalised over all of them (so a line with much that no
+ * example shows weighs less); indices only for the vocabulary's features (`grow`: adding
+ * the new ones).
+ */
+function encode(features: string[], key: string, corpus: Corpus, vocabulary: Map<string, number>, grow: boolean): Encoded {
+  const idx: number[] = [];
+  const values: number[] = [];
+  const keyLines = corpus.lines.get(key) ?? 0;
+  let norm = 0;
+  for (const feature of features) {
+    const frequency = corpus.frequencies.get(feature) ?? 0;
+    if (frequency === 0 || (frequency === 1 && keyLines < 2)) continue;
+    const weight = inverseFrequency(frequency, corpus.lines.size);
+    norm += weight * weight;
+    let i = vocabulary.get(feature);
+    if (i === undefined && grow) vocabulary.set(feature, (i = vocabulary.size));
+    if (i === undefined) continue;
+    idx.push(i);
+    values.push(weight);
+  }
+  let known = 0;
+  for (const v of values) known += v * v;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  return { idx: Int32Array.from(idx), values: Float32Array.from(values, (v) => v * scale), novelty: norm > 0 ? 1 - known / norm : 1 };
+}
+
+/** FNV-1a over a text, one step per UTF-16 unit. */
+function fnv(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h;
 }
 
+/** An example's hash, summed into the version so the version names a set, whatever the order. */
+function exampleHash({ key, category }: Example): number {
+  return fnv(Math.imul(fnv(2166136261, category), 16777619), key) >>> 0;
+}
+
 export class LocalModel {
-  private readonly counts: Counts;
-  /**
-   * The newest examples learnt, as many as the calibration samples. Only these are kept
-   * whole: every example's features would be 64 MB at 100,000 lines, half of a Durable
-   * Object's memory, where the counts are about 2 MB.
-   */
-  private recent: Example[] = [];
-  /** A restored model's sample is read from the ledger only when a refit needs it (`wantsSample`). */
-  private sampleMissing = false;
-  /** One calibration per kind of evidence: their raw scores mean different things. */
-  private calibration: Record<Path, Calibration> = { key: UNCALIBRATED, words: UNCALIBRATED };
+  private readonly evidence = new Evidence();
+  private hash = 0;
+  private fit: { model: Fit | null; size: number; hash: number; keys: number } | null = null;
+  private calibration: Calibration = UNCALIBRATED;
   private calibratedAt = 0;
-  /** Whether the calibration was refitted since `takeNewCalibration`. */
   private refitted = false;
-  /** A sum of per-example hashes: the version names the set of examples, whatever their order. */
-  private hash: number;
+  /** A person's label or a forgotten example since the fit: the next prediction refits. */
+  private mustRefit = false;
 
-  constructor(counts = new Counts().tracking(), hash = 0) {
-    this.counts = counts;
-    this.hash = hash >>> 0;
-  }
-
-  static train(examples: Example[]): LocalModel {
+  /** A model learnt from these examples and these lines' keys. */
+  static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
     const model = new LocalModel();
+    model.seeLines(lineKeys);
     model.addAll(examples);
     return model;
   }
 
   /**
-   * The model whose counts, examples' hash and last calibration fit were kept (`takeChanges`,
-   * `examplesHash`, `takeNewCalibration`): the same counts and version as the model they
-   * were taken from, and with its fit the same predictions. Its calibration sample is read
-   * only when a refit needs it (`wantsSample`, `resample`).
+   * The model whose evidence, examples' hash and last calibration fit were kept
+   * (`takeChanges`, `examplesHash`, `takeNewCalibration`): the same evidence and version
+   * as the model they were taken from, and with its fit the same predictions.
    */
-  static restore(rows: CountRows, hash: number, calibration: KeptCalibration | null): LocalModel {
-    const model = new LocalModel(Counts.fromRows(rows).tracking(), hash);
-    model.sampleMissing = true;
+  static restore(rows: EvidenceRows, hash: number, calibration: KeptCalibration | null): LocalModel {
+    const model = new LocalModel();
+    for (const { key, lines } of rows.lines) model.evidence.see(key, lines);
+    for (const { key, category, lines } of rows.examples) for (let i = 0; i < lines; i++) model.evidence.learn({ key, category }, 1);
+    model.evidence.takeChanges();
+    model.hash = hash >>> 0;
     if (calibration) {
-      model.calibration = { key: calibration.key, words: calibration.words };
+      model.calibration = { weights: calibration.weights };
       model.calibratedAt = calibration.fittedAt;
     }
     return model;
   }
 
-  /** Every count, as rows in key order: two models with the same counts give the same rows. */
-  countRows(): CountRows {
-    return this.counts.rows();
+  /** Every row of the evidence, in key order: two models with the same evidence give the same rows. */
+  rows(): EvidenceRows {
+    return this.evidence.rows();
   }
 
-  /** The counts changed since the last call (or since training began), as rows to keep. */
-  takeChanges(): CountRows {
-    return this.counts.takeChanges();
+  /** The evidence changed since the last call (or since learning began), as rows to keep; 0 lines is a row to drop. */
+  takeChanges(): EvidenceRows {
+    return this.evidence.takeChanges();
   }
 
   /** The sum of the examples' hashes that the version names. */
@@ -271,56 +360,118 @@ export class LocalModel {
     return this.hash;
   }
 
-  /** Whether the next prediction would refit the calibration without the sample it fits on (a restored model's). */
-  get wantsSample(): boolean {
-    return this.sampleMissing && this.calibrationIsStale();
-  }
-
-  /** Gives a restored model its calibration sample: the newest examples it holds, oldest first. */
-  resample(newest: readonly Example[]): void {
-    this.recent = newest.slice(-CALIBRATION_SAMPLE);
-    this.sampleMissing = false;
-  }
-
   /** The calibration's fit if it was refitted since the last call, to keep; otherwise null. */
   takeNewCalibration(): KeptCalibration | null {
     if (!this.refitted) return null;
     this.refitted = false;
-    return { ...this.calibration, fittedAt: this.calibratedAt };
+    return { weights: this.calibration.weights, fittedAt: this.calibratedAt };
   }
 
+  /** Examples learnt. */
   get size(): number {
-    return this.counts.size;
+    return this.evidence.size;
   }
 
-  /** Changes whenever the training set changes; the same set gives the same version. */
+  /** Line keys seen. */
+  get lineKeys(): number {
+    return this.evidence.lines.size;
+  }
+
+  /**
+   * Names what the model predicts from: its examples (their number and hash) and the number
+   * of line keys its fit weighed features among. The same ledger gives the same version.
+   */
   get version(): string {
-    return `nb1-${this.size}-${(this.hash >>> 0).toString(16).padStart(8, "0")}`;
+    const fit = this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!;
+    return `lr1-${fit.size}-${fit.keys}-${(fit.hash >>> 0).toString(16).padStart(8, "0")}`;
+  }
+
+  /** Learns the keys of lines of the feed (labelled or not). */
+  seeLines(keys: readonly string[]): void {
+    for (const key of keys) this.evidence.see(key, 1);
   }
 
   add(example: Example): void {
     this.addAll([example]);
   }
 
-  /** Learns a batch (a feed page's new evidence). */
-  addAll(examples: readonly Example[]): void {
-    for (const example of examples) this.learn(example);
-    if (this.recent.length > CALIBRATION_SAMPLE) this.recent.splice(0, this.recent.length - CALIBRATION_SAMPLE);
+  /**
+   * Learns examples. A person's label changes the next decision: the regression is refitted
+   * at the next prediction. Rules' decisions (`fromRules`) only add to what the model
+   * already knows of their lines, so the fit waits for them until they have grown the
+   * examples by a tenth (a day's sync need not refit a 100,000-line model for its rules).
+   */
+  addAll(examples: readonly Example[], fromRules = false): void {
+    for (const example of examples) {
+      this.evidence.learn(example, 1);
+      this.hash = (this.hash + exampleHash(example)) >>> 0;
+    }
+    if (examples.length > 0 && !fromRules) this.mustRefit = true;
   }
 
-  predict(features: string[]): Prediction | null {
-    // The calibration is refitted when a prediction needs it, so learning costs no refits
-    // while nothing is asked (a sync whose rules decide every line).
+  /**
+   * Forgets an example this model learnt: the evidence and the version are then those of a
+   * model trained without it. A line relabelled or superseded is forgotten, not retrained around.
+   */
+  forget(example: Example): void {
+    if (!this.evidence.holds(example)) throw new Error("forget: the model never learnt this example");
+    this.evidence.learn(example, -1);
+    this.hash = (this.hash - exampleHash(example)) >>> 0;
+    this.mustRefit = true;
+  }
+
+  predict(line: LineFacts): Prediction | null {
+    return this.predictKey(lineKey(line));
+  }
+
+  predictKey(key: string): Prediction | null {
     this.refitIfStale();
-    const raw = this.counts.score(features);
-    return raw ? { category: raw.category, confidence: calibrate(this.calibration[raw.path], raw.score) } : null;
+    const fit = this.fit?.model;
+    if (!fit) return null;
+    const { best, inputs } = fit.measure(key);
+    return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
   }
 
-  /** Refits the calibration where the next prediction would: a caller may do that work ahead, at a time of its choosing. */
+  /** Refits what the next prediction would: a caller may do that work ahead, at a time of its choosing. */
   refitIfStale(): void {
-    if (!this.calibrationIsStale()) return;
-    if (this.sampleMissing) throw new Error("a restored model refits only once given its sample (resample)");
-    this.recalibrate();
+    for (const _ of this.refitInSteps());
+  }
+
+  /**
+   * `refitIfStale` in steps of some tens of milliseconds (through the regression's fit,
+   * then each of the calibration's held-out fits), yielding between them so a caller can
+   * answer other calls meanwhile.
+   * Nothing may be learnt or forgotten until it is done.
+   */
+  *refitInSteps(): Generator<void> {
+    // Each fit reads a copy of the evidence taken first, and is kept only if nothing was
+    // learnt or forgotten meanwhile (a caller's pause may let another call teach the model).
+    const unchanged = (size: number, hash: number) => size === this.size && hash === this.hash;
+    if (this.fitIsStale()) {
+      const [size, hash, keys] = [this.size, this.hash, this.evidence.lines.size];
+      const model = yield* Fit.inSteps(this.evidence.copyOfExamples(), this.evidence.corpus());
+      if (!unchanged(size, hash) || keys !== this.evidence.lines.size) return;
+      this.fit = { model, size, hash, keys };
+      this.mustRefit = false;
+      yield;
+    }
+    if (this.calibrationIsStale()) {
+      const [size, hash] = [this.size, this.hash];
+      const calibration = yield* this.recalibrate();
+      if (!unchanged(size, hash)) return;
+      this.calibration = calibration;
+      this.calibratedAt = size;
+      this.refitted = true;
+    }
+  }
+
+  private fitIsStale(): boolean {
+    const fit = this.fit;
+    if (!fit) return true;
+    const changed = fit.size !== this.size || fit.hash !== this.hash;
+    return (
+      (changed && (this.mustRefit || this.size <= SMALL || this.size >= fit.size * RULES_GROWTH)) || this.evidence.lines.size >= fit.keys * LINES_GROWTH
+    );
   }
 
   private calibrationIsStale(): boolean {
@@ -328,54 +479,45 @@ export class LocalModel {
   }
 
   /**
-   * Forgets an example this model learnt (the same features and category): the counts and
-   * the version are then those of a model trained without it. A line relabelled or
-   * superseded is forgotten, not retrained around.
+   * Held-out folds of the examples: each example line falls in one of five folds by a hash
+   * of its key (KEYS_HELD_OUT_WHOLE) or of (key, category, its number among the key's
+   * lines), at most about CALIBRATION_SAMPLE of them; a fit without each fold measures that
+   * fold's lines, and the calibration is fitted on what it measured and whether it was right.
    */
-  forget(example: Example): void {
-    if (!this.counts.holds(example)) throw new Error("forget: the model never learnt this example");
-    this.counts.remove(example);
-    this.hash = (this.hash - exampleHash(example)) >>> 0;
-    if (this.sampleMissing) return; // the sample, read later, will not hold it
-    const features = example.features.join("\u0001");
-    const at = this.recent.findIndex((e) => e.category === example.category && e.features.join("\u0001") === features);
-    if (at !== -1) this.recent.splice(at, 1);
-  }
-
-  private learn(example: Example): void {
-    this.counts.add(example);
-    if (!this.sampleMissing) this.recent.push(example); // else the sample, read later, will hold it
-    this.hash = (this.hash + exampleHash(example)) >>> 0;
-  }
-
-  /**
-   * Held-out (score, correct) pairs, then an isotonic fit per kind of evidence:
-   * - plain folds measure the key vote on merchants seen before;
-   * - folds that hold out whole merchants measure the words alone on merchants never
-   *   seen, which is what an unknown line is.
-   */
-  private recalibrate(): void {
-    const sample = this.recent;
-    const pairs: Record<Path, { score: number; correct: boolean }[]> = { key: [], words: [] };
-    const merchantFold = (e: Example) => {
-      const key = e.features.find((f) => f.startsWith("key:")) ?? "";
-      let h = 0;
-      for (const ch of key) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
-      return Math.abs(h) % FOLDS;
-    };
-    for (const foldOf of [(_: Example, i: number) => i % FOLDS, merchantFold]) {
-      for (let fold = 0; fold < FOLDS; fold++) {
-        const train = new Counts();
-        sample.forEach((e, i) => foldOf(e, i) !== fold && train.add(e));
-        sample.forEach((e, i) => {
-          if (foldOf(e, i) !== fold) return;
-          const guess = train.score(e.features);
-          if (guess) pairs[guess.path].push({ score: guess.score, correct: guess.category === e.category });
-        });
+  private *recalibrate(): Generator<void, Calibration> {
+    const corpus = this.evidence.corpus();
+    const examples = this.evidence.copyOfExamples();
+    const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, this.size));
+    const heldOut: { key: string; category: string; fold: number }[] = [];
+    // In key order, so the same evidence gives the same pairs in the same order, whatever order it was learnt in.
+    for (const [key, perCategory] of [...examples].sort((a, b) => byText(a[0], b[0]))) {
+      for (const [category, lines] of [...perCategory].sort((a, b) => byText(a[0], b[0]))) {
+        for (let i = 0; i < lines; i++) {
+          const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
+          const h = byKey ? (fnv(2166136261, key) >>> 0) / 4294967296 : (fnv(fnv(2166136261, key), `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
+          if (h < share) heldOut.push({ key, category, fold: Math.floor((h / share) * FOLDS) });
+        }
       }
     }
-    this.calibration = { key: fitCalibration(pairs.key), words: fitCalibration(pairs.words) };
-    this.calibratedAt = this.size;
-    this.refitted = true;
+    const pairs: Pair[] = [];
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const out = heldOut.filter((e) => e.fold === fold);
+      if (out.length === 0) continue;
+      const rest = new Map<string, Map<string, number>>();
+      for (const [key, perCategory] of examples) rest.set(key, new Map(perCategory));
+      for (const { key, category } of out) {
+        const perCategory = rest.get(key)!;
+        bump(perCategory, category, -1);
+        if (perCategory.size === 0) rest.delete(key);
+      }
+      const fit = yield* Fit.inSteps(rest, corpus);
+      if (!fit) continue;
+      for (const { key, category } of out) {
+        const { best, inputs } = fit.measure(key);
+        pairs.push({ inputs, correct: fit.categories[best] === category });
+      }
+      yield;
+    }
+    return fitCalibration(pairs, RISING, FALLING);
   }
 }

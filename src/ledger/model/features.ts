@@ -1,7 +1,24 @@
 /**
- * What the local model reads of a line: the description as a bookkeeper would read it
- * (processor prefixes, store numbers, card suffixes and reference numbers stripped), a
- * merchant key, the merchant name, the amount's sign and size band, and the account.
+ * What the local model reads of a line. Nothing here knows any bank's words: a line is cut
+ * into words and numbers the same way for every bank, and which of them carry the merchant
+ * is learnt from the tenant's own lines (classifier.ts: a word every kind of line shares
+ * weighs little, a word only one merchant's lines share weighs much).
+ *
+ * Two steps:
+ * - `lineKey`: the line as the model keeps it. Words as they are (lower case; a word glued
+ *   to another in mixed case, `DebitGUSTO`, is two), numbers as their length only (dates,
+ *   store numbers, references and card digits change from line to line), a code mixing
+ *   letters and digits as its shape (`H4WXUG0ZTR` is `a9a9a9`), words glued to numbers as
+ *   the words and the numbers (`WILLIAMS2354OAKLAND`, `XXXXXX4411`); then the aggregator's merchant
+ *   name the same way, the amount's sign and size band, and the account. Lines with the
+ *   same key are the same to the model, so the model keeps one row per key and category
+ *   with how many lines it stands for.
+ * - `featuresOfKey`: the key's features: each word, each pair of neighbouring words, the
+ *   character 4- and 5-grams inside each word of three letters or more, with its start and
+ *   end marked (a name cut short, `PRI` for `PRINTFUL`, or glued to a city still shares some), each code's shape, the merchant name's
+ *   words and the whole name, and each word paired with the amount's sign and band and
+ *   with the account (so a merchant whose lines go to two categories by size or by account
+ *   can be told apart), the sign, band and account themselves.
  */
 
 export interface LineFacts {
@@ -11,52 +28,110 @@ export interface LineFacts {
   accountId: string;
 }
 
-/** Card processors and bank words that say nothing about the merchant. */
-const PREFIXES = /^(?:sq \*|sq\*|tst\* ?|paypal \*|pp\*|sp \*|sp\*|pos |ach |checkcard \d*|debit card purchase|purchase authorized on \d+\/\d+|recurring payment|card purchase|visa purchase|dbt crd|pos debit)\s*/;
-
-export function normaliseDescription(text: string): string {
-  let s = text.toLowerCase().replace(/\s+/g, " ").trim();
-  for (let previous = ""; previous !== s; ) {
-    previous = s;
-    s = s.replace(PREFIXES, "");
-  }
-  return s
-    .replace(/x{2,}\d+/g, " ") // card suffixes: xxxx1234
-    .replace(/\bcard \d{2,}\b/g, " ")
-    .replace(/\b\d{1,2}\/\d{1,2}(\/\d{2,4})?\b/g, " ") // dates
-    .replace(/#\s*\d+/g, " ") // store numbers
-    .replace(/\b(?:ref|id|conf|trace)[:# ]*\w*\d\w*\b/g, " ") // reference numbers
-    .replace(/\b[a-z]*\d[\w-]*\b/g, " ") // any token with digits: phone numbers, codes
-    .replace(/[^a-z& ]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** The merchant as the first two words of the normalised description, or the merchant name. */
-export function merchantKey(line: Pick<LineFacts, "description" | "merchantName">): string {
-  return keyOf(normaliseDescription(line.description), line.merchantName ? normaliseDescription(line.merchantName) : "");
-}
-
-function keyOf(description: string, name: string): string {
-  return name || description.split(" ").slice(0, 2).join(" ");
-}
-
-/** Log-scale size bands: under $10, under $100, under $1,000, ... */
+/** Log-scale size bands: under $1, under $10, under $100, ... */
 export function sizeBand(amountCents: number): number {
   const dollars = Math.abs(amountCents) / 100;
   return dollars < 1 ? 0 : Math.min(7, Math.floor(Math.log10(dollars)) + 1);
 }
 
+/** Numbers longer than this are written as this long: a 15-digit trace and a 20-digit one say the same. */
+const LONGEST_NUMBER = 12;
+/** A code's shape is cut to this many runs. */
+const LONGEST_SHAPE = 6;
+
+const isLetter = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** A number as the model keeps it: its length. */
+const numberOf = (length: number) => "0".repeat(Math.min(length, LONGEST_NUMBER));
+
+/** One lower-case token of letters and digits, as the model keeps it: one or more words. */
+function canonical(token: string): string {
+  const runs = token.match(/[a-z]+|[0-9]+/g)!;
+  if (runs.length === 1) return isLetter(token.charCodeAt(0)) ? token : numberOf(token.length);
+  // Words glued to numbers (WILLIAMS2354, 1234OAKLAND, WILLIAMS2354OAKLAND, XXXXXX4411): the
+  // words and the numbers. A run of one or two letters among digits makes it a code instead.
+  if (runs.every((run) => isDigit(run.charCodeAt(0)) || run.length >= 3)) {
+    return runs.map((run) => (isDigit(run.charCodeAt(0)) ? numberOf(run.length) : run)).join(" ");
+  }
+  // A code: the shape of its runs, `a` for letters and `9` for digits.
+  return runs
+    .slice(0, LONGEST_SHAPE)
+    .map((run) => (isDigit(run.charCodeAt(0)) ? "9" : "a"))
+    .join("");
+}
+
+/** Free text as the model keeps it: canonical tokens separated by single spaces. */
+export function canonicalText(text: string): string {
+  const tokens = text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  const kept: string[] = [];
+  for (const token of tokens) if (token) kept.push(canonical(token));
+  return kept.join(" ");
+}
+
+/** The line as the model keeps it: `description|merchant name|sign band|account`. */
+export function lineKey(line: LineFacts): string {
+  const sign = line.amountCents > 0 ? "+" : "-";
+  const name = line.merchantName ? canonicalText(line.merchantName) : "";
+  return `${canonicalText(line.description)}|${name}|${sign}${sizeBand(line.amountCents)}|${line.accountId.replace(/\|/g, " ")}`;
+}
+
+/** A key's parts. */
+export function keyParts(key: string): { description: string; name: string; signBand: string; account: string } {
+  const first = key.indexOf("|");
+  const second = key.indexOf("|", first + 1);
+  const third = key.indexOf("|", second + 1);
+  return { description: key.slice(0, first), name: key.slice(first + 1, second), signBand: key.slice(second + 1, third), account: key.slice(third + 1) };
+}
+
+const GRAMS = [4, 5];
+
+/** The features of one text (a description or a merchant name), each feature name starting with `prefix`. */
+function textFeatures(text: string, prefix: string, into: Set<string>): string[] {
+  const words: string[] = [];
+  for (const token of text.split(" ")) {
+    if (!token) continue;
+    if (isLetter(token.charCodeAt(0)) && !/[0-9]/.test(token)) {
+      if (token.length >= 2) words.push(token);
+    } else if (/^0+$/.test(token)) {
+      into.add(`${prefix}n:${token.length}`);
+    } else {
+      into.add(`${prefix}x:${token}`);
+    }
+  }
+  for (const word of words) {
+    into.add(`${prefix}w:${word}`);
+    if (word.length >= 3) {
+      const padded = `^${word}$`;
+      for (const n of GRAMS) for (let i = 0; i + n <= padded.length; i++) into.add(`${prefix}c:${padded.slice(i, i + n)}`);
+    }
+  }
+  for (let i = 0; i + 1 < words.length; i++) into.add(`${prefix}b:${words[i]}_${words[i + 1]}`);
+  return words;
+}
+
+/** Whether a feature names the line's merchant by its words (a word or a pair of words, in the text or the merchant name). */
+export const isIdentity = (feature: string) => /^[wb]:/.test(feature) && !feature.includes("@");
+
+/** Every feature of a key (see the file's comment), each once. */
+export function featuresOfKey(key: string): string[] {
+  const { description, name, signBand, account } = keyParts(key);
+  const features = new Set<string>();
+  const words = textFeatures(description, "", features);
+  if (name) {
+    // The name's words are words like the description's: a bank that prints no name still shares them.
+    words.push(...textFeatures(name, "", features));
+    features.add(`mn:${name}`);
+  }
+  for (const word of new Set(words)) features.add(`w:${word}@${signBand}`).add(`w:${word}@@${account}`);
+  features.add(`s:${signBand[0]}`).add(`sb:${signBand}`).add(`a:${account}`).add(`sa:${signBand[0]}${account}`);
+  return [...features];
+}
+
+/** The features of a line. */
 export function featuresOf(line: LineFacts): string[] {
-  // Each text normalised once: training reads every line of the books (100,000 in about a second).
-  const description = normaliseDescription(line.description);
-  const name = line.merchantName ? normaliseDescription(line.merchantName) : "";
-  const words = description.split(" ").filter((w) => w.length >= 2);
-  const features = words.map((w) => `w:${w}`);
-  for (let i = 0; i + 1 < words.length; i++) features.push(`b:${words[i]}_${words[i + 1]}`);
-  const key = keyOf(description, name);
-  if (key) features.push(`key:${key}`);
-  if (name) for (const w of name.split(" ")) if (w.length >= 2) features.push(`m:${w}`);
-  features.push(line.amountCents > 0 ? "sign:in" : "sign:out", `band:${sizeBand(line.amountCents)}`, `acct:${line.accountId}`);
-  return features;
+  return featuresOfKey(lineKey(line));
 }

@@ -8,8 +8,7 @@ import { applyFeedPage } from "../feed/feed-pages";
 import { recordHumanJudgement } from "../books/judgements";
 import type { LedgerDb } from "../store/db";
 import { faceFor } from "../face";
-import { currentModel, learnInTurns, readyToPredict, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
-import { featuresOf } from "./features";
+import { currentModel, learnInTurns, refitInTurns, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { appendRevision, createRule } from "../rules/rulebook";
 import { fromInput } from "../rules/rule";
 import { runRules } from "../rules/run-rules";
@@ -19,6 +18,9 @@ import { undecidedLines } from "../books/undecided";
 const AT = "2026-11-22T12:00:00.000Z";
 const line = (id: string, name: string) => ({ transaction_id: id, account_id: "acc", amount: 10, date: "2026-11-20", name });
 const page = (added: ReturnType<typeof line>[]): FeedPage => ({ cursorBefore: "", nextCursor: "1", hasMore: false, accounts: [], added, modified: [], removed: [] });
+
+/** The calibration's fit the ledger keeps, or null. */
+const keptCalibration = (db: LedgerDb) => db.get<{ calibration: string | null } | undefined>(sql`SELECT calibration FROM model_state`)?.calibration ?? null;
 
 describe("the local model in the ledger", () => {
   it("adds a label on a fresh line incrementally, and forgets what a relabelled line taught it", async () => {
@@ -71,7 +73,7 @@ describe("the local model in the ledger", () => {
       const kept = currentModel(db, trained);
       expect(kept).toBe(trained);
       const fromLedger = trainFromLedger(db);
-      expect(kept.model.countRows()).toEqual(fromLedger.model.countRows());
+      expect(kept.model.rows()).toEqual(fromLedger.model.rows());
       expect(trainingExamples(db).map((e) => [e.aId, e.category])).toEqual([[1, "Fuel"], [2, "Fuel"], [4, "Meals"]]);
       expect(kept.model.size).toBe(fromLedger.model.size);
       expect(kept.model.version).toBe(fromLedger.model.version);
@@ -125,17 +127,17 @@ describe("the local model in the ledger", () => {
       expect(await runThreeRules(db)).toBe(5_999);
 
       const after = currentModel(db, before);
-      // Not the same model caught up, but one learnt afresh: with the same counts and version.
+      // Not the same model caught up, but one learnt afresh: with the same evidence and version.
       expect(after).not.toBe(before);
       const retrained = trainFromLedger(db);
       expect(after.model.size).toBe(6_000);
       expect(after.model.version).toBe(retrained.model.version);
-      expect(after.model.countRows()).toEqual(retrained.model.countRows());
+      expect(after.model.rows()).toEqual(retrained.model.rows());
       // Kept in the ledger; a day's change after it is caught up again.
       recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
       const restored = currentModel(db, undefined);
       expect(currentModel(db, after)).toBe(after);
-      for (const model of [after.model, restored.model]) expect(model.countRows()).toEqual(trainFromLedger(db).model.countRows());
+      for (const model of [after.model, restored.model]) expect(model.rows()).toEqual(trainFromLedger(db).model.rows());
     });
   });
 
@@ -156,28 +158,47 @@ describe("the local model in the ledger", () => {
         }
       };
       const learnt = (await learnInTurns(db, before, betweenTurns, 1_000))!;
-      expect(turns).toBe(10);
+      // A pause after the check, between the eight turns of lines, then before the fits, after the regression's and after each of the calibration's five held-out fits.
+      expect(turns).toBe(15);
       expect(learnt).not.toBe(before);
       // The ledger as it was when learning began: a retrain then, neither write in it.
       expect(learnt.model.version).toBe(asItBegins.model.version);
-      expect(learnt.model.countRows()).toEqual(asItBegins.model.countRows());
-      expect([learnt.throughSeq, learnt.throughEvent]).toEqual([asItBegins.throughSeq, asItBegins.throughEvent]);
+      expect(learnt.model.rows()).toEqual(asItBegins.model.rows());
+      expect([learnt.throughSeq, learnt.throughEvent, learnt.throughLine]).toEqual([asItBegins.throughSeq, asItBegins.throughEvent, asItBegins.throughLine]);
 
-      // Kept with those marks and its calibration's fit (a restored model needs no sample to predict);
-      // caught up from them, the model is the ledger's as it stands.
+      // Kept with those marks and its calibration's fit; caught up from them, the model is the ledger's as it stands.
+      expect(keptCalibration(db)).not.toBeNull();
       const restored = currentModel(db, undefined);
-      expect(restored.model.wantsSample).toBe(false);
       const caughtUp = currentModel(db, learnt);
       expect(caughtUp).toBe(learnt);
       for (const model of [caughtUp.model, restored.model]) {
         expect(model.version).toBe(trainFromLedger(db).model.version);
-        expect(model.countRows()).toEqual(trainFromLedger(db).model.countRows());
+        expect(model.rows()).toEqual(trainFromLedger(db).model.rows());
       }
       // A day's change is the catch-up's: nothing is learnt in turns.
       recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
       expect(await learnInTurns(db, caughtUp, betweenTurns, 1_000)).toBeUndefined();
       expect(await learnInTurns(db, undefined, betweenTurns, 1_000)).toBeUndefined();
-      expect(turns).toBe(10);
+      expect(turns).toBe(15);
+    });
+  });
+
+  it("catches up and refits a standing model in turns where a person's label makes a refit due", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-refit-in-turns"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const before = bookWithAModel(db, 2_000);
+      before.model.refitIfStale();
+      const fitted = before.model.version;
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      let pauses = 0;
+      const after = (await refitInTurns(db, before, async () => pauses++))!;
+      expect(pauses).toBeGreaterThan(0);
+      // The label learnt and the regression refitted on it: the version names the new examples.
+      expect(after.model.version).not.toBe(fitted);
+      expect(after.model.version).toBe(trainFromLedger(db).model.version);
+      expect(after.model.predict({ description: "SHELL OIL #99999", merchantName: null, amountCents: -1_000, accountId: "acc" })!.category).toBe("Fuel");
+      expect(await refitInTurns(db, undefined, async () => pauses++)).toBeUndefined();
     });
   });
 
@@ -189,7 +210,7 @@ describe("the local model in the ledger", () => {
       applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1")]), AT);
       recordHumanJudgement(db, 1, "Meals", "human:x", AT);
       expect(await learnInTurns(db, undefined, async () => expect.unreachable("no turns"))).toBeUndefined();
-      expect(db.all(sql`SELECT * FROM model_marks`)).toEqual([]);
+      expect(db.all(sql`SELECT * FROM model_state`)).toEqual([]);
     });
   });
 
@@ -201,13 +222,21 @@ describe("the local model in the ledger", () => {
       expect(await runThreeRules(ledger.db)).toBe(5_249);
     });
     const happened: string[] = [];
+    let sent = false;
     const learning = runInDurableObject(stub, async (ledger) => {
       happened.push("began");
-      const learnt = await learnInTurns(ledger.db, before, () => scheduler.wait(0), 100);
+      // The first pause lasts until the read below is sent (however loaded the machine), the others are the object's own.
+      const pause = async () => {
+        while (!sent) await scheduler.wait(1);
+        await scheduler.wait(0);
+      };
+      const learnt = await learnInTurns(ledger.db, before, pause, 100);
       happened.push(learnt ? "learnt" : "nothing learnt");
     });
-    // Sent while the object learns: answered between two turns, not after the last.
+    // Sent once the object has begun to learn: answered between two turns, not after the last.
+    while (happened.length === 0) await scheduler.wait(1);
     const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
+    sent = true;
     await Promise.all([learning, read]);
     expect(happened).toEqual(["began", "read", "learnt"]);
   });
@@ -218,7 +247,7 @@ describe("the local model in the ledger", () => {
       const db = ledger.db;
       bookWithAModel(db, 7_000);
       await runThreeRules(db);
-      const keptMarks = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_marks`).seq;
+      const keptMarks = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_state`).seq;
       const learning = ledger.prepareModel();
       expect(ledger.prepareModel()).toBe(learning);
       await learning;
@@ -228,7 +257,7 @@ describe("the local model in the ledger", () => {
     });
   });
 
-  it("keeps its counts in the ledger: an object starting again restores them and catches up, as a retrain would", async () => {
+  it("keeps its evidence in the ledger: an object starting again restores it and catches up, as a retrain would", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept"));
     await runInDurableObject(stub, (ledger) => {
       const db = ledger.db;
@@ -250,16 +279,11 @@ describe("the local model in the ledger", () => {
         expect(restored.model.size).toBeGreaterThan(0);
         for (const model of [kept.model, restored.model]) {
           expect(model.version).toBe(retrained.model.version);
-          expect(model.countRows()).toEqual(retrained.model.countRows());
+          expect(model.rows()).toEqual(retrained.model.rows());
         }
-        // With no fit kept (nothing has predicted), it fits on the same newest examples as the
-        // retrained model, and predicts as it does: by the merchant key, and by the words alone.
-        readyToPredict(db, restored.model);
-        for (const { features } of trainingExamples(db)) {
-          for (const asked of [features, features.filter((f) => !f.startsWith("key:"))]) {
-            expect(restored.model.predict(asked)).toEqual(retrained.model.predict(asked));
-          }
-        }
+        // With no fit kept (nothing has predicted), it fits on the same evidence as the retrained
+        // model, and predicts as it does.
+        for (const { key } of trainingExamples(db)) expect(restored.model.predictKey(key)).toEqual(retrained.model.predictKey(key));
       };
 
       for (let aId = 1; aId <= 120; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 8]!, "human:x", AT);
@@ -277,7 +301,7 @@ describe("the local model in the ledger", () => {
     });
   });
 
-  it("retrains when the counts it kept disagree with the ledger, and keeps the retrained counts", async () => {
+  it("retrains when the evidence it kept disagrees with the ledger, and keeps the retrained evidence", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept-wrong"));
     await runInDurableObject(stub, (ledger) => {
       const db = ledger.db;
@@ -287,19 +311,19 @@ describe("the local model in the ledger", () => {
       recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
       // The object's own step: its model decides a new line and keeps its calibration's fit.
       ledger.applyFeedPage(connection, { ...page([line("c", "BLUE BOTTLE #3")]), cursorBefore: "1", nextCursor: "2" });
-      expect(currentModel(db, undefined).model.wantsSample).toBe(false);
-      // A cache gone wrong: the kept counts lose a category's features and gain one never seen.
-      db.run(sql`DELETE FROM model_cells WHERE category = 'Meals'`);
-      db.run(sql`INSERT INTO model_cells (category, feature, count) VALUES ('Fuel', 'w:never', 3)`);
+      expect(keptCalibration(db)).not.toBeNull();
+      // A cache gone wrong: the kept evidence loses a category's examples and gains one never seen.
+      db.run(sql`DELETE FROM model_examples WHERE category = 'Meals'`);
+      db.run(sql`INSERT INTO model_examples (key, category, lines) VALUES ('never||-2|acc', 'Fuel', 3)`);
       recordHumanJudgement(db, 1, "Office", "human:x", AT);
       const restored = currentModel(db, undefined);
       const retrained = trainFromLedger(db);
       expect(restored.model.version).toBe(retrained.model.version);
-      expect(restored.model.countRows()).toEqual(retrained.model.countRows());
-      // Kept in place of the wrong counts; the old fit went with them.
+      expect(restored.model.rows()).toEqual(retrained.model.rows());
+      // Kept in place of the wrong evidence; the old fit went with it.
       const again = currentModel(db, undefined);
-      expect(again.model.countRows()).toEqual(retrained.model.countRows());
-      expect(again.model.wantsSample).toBe(true);
+      expect(again.model.rows()).toEqual(retrained.model.rows());
+      expect(keptCalibration(db)).toBeNull();
     });
   });
 
@@ -312,23 +336,24 @@ describe("the local model in the ledger", () => {
       const categories = ["Meals", "Fuel", "Software", "Insurance", "Meals", "Supplies"];
       const named = (i: number) => `${merchants[i % 6]} ${i % 4 === 0 ? "STORE" : "PMT"} #${i}`;
       applyFeedPage(db, connection, page(Array.from({ length: 150 }, (_, i) => line(`l${i}`, named(i)))), AT);
-      // The running model learns the later lines first, so its sample's order is not the ledger's.
+      // The running model learns the later lines first, in another order than a retrain's.
       for (let aId = 80; aId <= 150; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 6]!, "human:x", AT);
       settle(await ledger.modelVersion());
       for (let aId = 1; aId < 80; aId++) recordHumanJudgement(db, aId, aId % 9 === 0 ? "Office" : categories[(aId - 1) % 6]!, "human:x", AT);
       // The object's own step: the model (caught up, its calibration fitted) decides new lines.
       const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, i % 5 === 0 ? `UNHEARD OF ${i}` : named(i + 7)));
       ledger.applyFeedPage(connection, { ...page(fresh), cursorBefore: "1", nextCursor: "2" });
-      const byModel = db.all<{ aId: number; category: string; confidencePpm: number; description: string }>(
-        sql`SELECT d.a_id AS aId, d.category, d.confidence_ppm AS confidencePpm, a.description FROM decisions d JOIN a_lines a ON a.id = d.a_id WHERE d.engine = 'model'`,
+      const byModel = db.all<{ aId: number; category: string; confidencePpm: number; description: string; amountCents: number; accountId: string }>(
+        sql`SELECT d.a_id AS aId, d.category, d.confidence_ppm AS confidencePpm, a.description, a.amount_cents AS amountCents, a.account_id AS accountId
+          FROM decisions d JOIN a_lines a ON a.id = d.a_id WHERE d.engine = 'model'`,
       );
       expect(byModel.length).toBeGreaterThan(10);
 
       // The object starts again: the restored model answers as the running one did.
+      expect(keptCalibration(db)).not.toBeNull();
       const restored = currentModel(db, undefined);
-      expect(restored.model.wantsSample).toBe(false);
       for (const decision of byModel) {
-        const prediction = restored.model.predict(featuresOf({ description: decision.description, merchantName: null, amountCents: -1000, accountId: "acc" }))!;
+        const prediction = restored.model.predict({ description: decision.description, merchantName: null, amountCents: decision.amountCents, accountId: decision.accountId })!;
         expect([prediction.category, Math.round(prediction.confidence * 1_000_000)], decision.description).toEqual([decision.category, decision.confidencePpm]);
       }
     });

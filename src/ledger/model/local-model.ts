@@ -4,13 +4,15 @@
  *
  * It learns from the tenant's own evidence: every current line whose latest decision is
  * a human's (categorize, label, adjudicate, carried) or a rule's. Its own decisions and
- * the tail's are never evidence. Everything it knows is derived from the ledger; its counts
- * are kept beside the ledger so a restarted object need not derive them again.
+ * the tail's are never evidence. It also reads the text of every line of the feed,
+ * labelled or not, to learn which words the tenant's bank puts on every kind of line.
+ * Everything it knows is derived from the ledger; its evidence is kept beside the ledger
+ * so a restarted object need not derive it again.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
-import { CALIBRATION_SAMPLE, DEFAULT_DUH_BAND_FLOOR, LocalModel, type CountRows, type Example, type KeptCalibration } from "./classifier";
-import { featuresOf, type LineFacts } from "./features";
+import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type EvidenceRows, type Example, type KeptCalibration } from "./classifier";
+import { lineKey, type LineFacts } from "./features";
 import { appendMachineDecisions, type MachineDecision } from "../books/machine-decisions";
 import { MODEL_TABLES } from "../store/schema";
 import { inLineRanges, type Pause } from "../slices";
@@ -24,17 +26,19 @@ export function duhBandFloor(configured: string | undefined): number {
   return configured && Number.isFinite(floor) && floor > 0 && floor <= 1 ? floor : DEFAULT_DUH_BAND_FLOOR;
 }
 
-/** A point in the ledger's history: its newest decision and line event then. */
+/** A point in the ledger's history: its newest decision, line event and line then. */
 interface Marks {
   throughSeq: number;
   throughEvent: number;
+  throughLine: number;
 }
 
 /**
  * The model as trained, and the ledger it was trained on (to learn only what is new).
- * The marks are the newest decision and line event it has seen: the model is the one a
- * retrain on the ledger as of them would give, so what it learnt from a line is read from
- * the ledger as of them (`learntExamples`), and the marks are kept with the counts.
+ * The marks are the newest decision, line event and line it has seen: the model's evidence
+ * is the one a retrain on the ledger as of them would give, so what it learnt from a line
+ * is read from the ledger as of them (`learntExamples`), and the marks are kept with the
+ * evidence.
  */
 export interface TrainedModel extends Marks {
   model: LocalModel;
@@ -49,11 +53,11 @@ const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
  * that many. (Conditions, not id lists: SQLite in a Durable Object binds at most 100
  * variables per statement.) Raw SQL: it runs at every feed page.
  */
-export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number })[] {
+export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number; engine: string })[] {
   const { sinceSeq, newest } = options;
-  const rows = db.all<LineFacts & { aId: number; category: string }>(sql`
+  const rows = db.all<LineFacts & { aId: number; category: string; engine: string }>(sql`
     SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
-      a.account_id AS accountId, d.category AS category
+      a.account_id AS accountId, d.category AS category, d.engine AS engine
     FROM a_lines a
     JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id)
     WHERE d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
@@ -64,17 +68,27 @@ export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number;
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
     ${newest === undefined ? sql`ORDER BY a.id` : sql`ORDER BY a.id DESC LIMIT ${newest}`}`);
   if (newest !== undefined) rows.reverse();
-  return rows.map((r) => ({ aId: r.aId, features: featuresOf(r), category: r.category }));
+  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category, engine: r.engine }));
+}
+
+/** The keys of the feed's lines after `after` up to `upTo`, every line the feed delivered (a line never changes). */
+function lineKeys(db: LedgerHandle, after: number, upTo: number): string[] {
+  return db
+    .all<LineFacts>(sql`SELECT description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
+      FROM a_lines WHERE id > ${after} AND id <= ${upTo} ORDER BY id`)
+    .map(lineKey);
 }
 
 function marksNow(db: LedgerHandle): Marks {
   return db.get<Marks>(sql`SELECT (SELECT coalesce(max(seq), 0) FROM decisions) AS throughSeq,
-    (SELECT coalesce(max(id), 0) FROM line_events) AS throughEvent`);
+    (SELECT coalesce(max(id), 0) FROM line_events) AS throughEvent,
+    (SELECT coalesce(max(id), 0) FROM a_lines) AS throughLine`);
 }
 
-/** Trains from scratch on every example the ledger holds. Keeps nothing. */
+/** Trains from scratch on every example and line the ledger holds. Keeps nothing. */
 export function trainFromLedger(db: LedgerHandle): TrainedModel {
   const trained: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
+  trained.model.seeLines(lineKeys(db, 0, trained.throughLine));
   trained.model.addAll(trainingExamples(db));
   return trained;
 }
@@ -102,62 +116,55 @@ function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): Example[] {
       AND d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${marks.throughEvent})
     ORDER BY a.id`);
-  return rows.map((r) => ({ features: featuresOf(r), category: r.category }));
+  return rows.map((r) => ({ key: lineKey(r), category: r.category }));
 }
 
 /** The model as last kept in the ledger (MODEL_TABLES), or undefined when none is. */
 function keptModel(db: LedgerHandle): TrainedModel | undefined {
-  const marks = db.get<{ hash: number; throughSeq: number; throughEvent: number; calibration: string | null } | undefined>(
-    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent, calibration FROM model_marks WHERE id = 1`,
+  const state = db.get<(Marks & { hash: number; calibration: string | null }) | undefined>(
+    sql`SELECT hash, through_seq AS throughSeq, through_event AS throughEvent, through_line AS throughLine, calibration FROM model_state WHERE id = 1`,
   );
-  if (!marks) return undefined;
-  const rows: CountRows = {
-    categories: db.all(sql`SELECT category, examples FROM model_categories`),
-    cells: db.all(sql`SELECT category, feature, count FROM model_cells`),
+  if (!state) return undefined;
+  const rows: EvidenceRows = {
+    examples: db.all(sql`SELECT key, category, lines FROM model_examples`),
+    lines: db.all(sql`SELECT key, lines FROM model_lines`),
   };
-  const calibration = marks.calibration === null ? null : (JSON.parse(marks.calibration) as KeptCalibration);
-  return { model: LocalModel.restore(rows, marks.hash, calibration), throughSeq: marks.throughSeq, throughEvent: marks.throughEvent };
+  const calibration = state.calibration === null ? null : (JSON.parse(state.calibration) as KeptCalibration);
+  return { model: LocalModel.restore(rows, state.hash, calibration), ...marksOf(state) };
 }
 
-/** Writes what changed in the counts, and the marks, in the caller's transaction. A count of 0 drops its row. */
-function keep(db: LedgerHandle, trained: TrainedModel, changes: CountRows): void {
-  const [categories, noCategories] = partition(changes.categories, (r) => r.examples > 0);
-  const [cells, noCells] = partition(changes.cells, (r) => r.count > 0);
-  // As JSON arrays: a statement binds at most 100 variables, and a page changes thousands of counts.
-  if (categories.length > 0) {
-    db.run(sql`INSERT INTO model_categories (category, examples)
-      SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(categories.map((r) => [r.category, r.examples]))}) WHERE true
-      ON CONFLICT (category) DO UPDATE SET examples = excluded.examples`);
+/** Writes what changed in the evidence, and the marks, in the caller's transaction. 0 lines drops a row. */
+function keep(db: LedgerHandle, trained: TrainedModel, changes: EvidenceRows): void {
+  const [examples, noExamples] = partition(changes.examples, (r) => r.lines > 0);
+  const [lines, noLines] = partition(changes.lines, (r) => r.lines > 0);
+  // As JSON arrays: a statement binds at most 100 variables, and a page changes thousands of rows.
+  if (examples.length > 0) {
+    db.run(sql`INSERT INTO model_examples (key, category, lines)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(examples.map((r) => [r.key, r.category, r.lines]))}) WHERE true
+      ON CONFLICT (key, category) DO UPDATE SET lines = excluded.lines`);
   }
-  if (noCategories.length > 0) {
-    db.run(sql`DELETE FROM model_categories WHERE category IN (SELECT value FROM json_each(${JSON.stringify(noCategories.map((r) => r.category))}))`);
+  if (noExamples.length > 0) {
+    db.run(sql`DELETE FROM model_examples WHERE (key, category) IN
+      (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(noExamples.map((r) => [r.key, r.category]))}))`);
   }
-  if (cells.length > 0) {
-    db.run(sql`INSERT INTO model_cells (category, feature, count)
-      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(cells.map((r) => [r.category, r.feature, r.count]))}) WHERE true
-      ON CONFLICT (category, feature) DO UPDATE SET count = excluded.count`);
+  if (lines.length > 0) {
+    db.run(sql`INSERT INTO model_lines (key, lines)
+      SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(lines.map((r) => [r.key, r.lines]))}) WHERE true
+      ON CONFLICT (key) DO UPDATE SET lines = excluded.lines`);
   }
-  if (noCells.length > 0) {
-    db.run(sql`DELETE FROM model_cells WHERE (category, feature) IN
-      (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(noCells.map((r) => [r.category, r.feature]))}))`);
+  if (noLines.length > 0) {
+    db.run(sql`DELETE FROM model_lines WHERE key IN (SELECT value FROM json_each(${JSON.stringify(noLines.map((r) => r.key))}))`);
   }
-  db.run(sql`INSERT INTO model_marks (id, hash, through_seq, through_event) VALUES (1, ${trained.model.examplesHash}, ${trained.throughSeq}, ${trained.throughEvent})
-    ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, through_seq = excluded.through_seq, through_event = excluded.through_event`);
+  db.run(sql`INSERT INTO model_state (id, hash, through_seq, through_event, through_line)
+    VALUES (1, ${trained.model.examplesHash}, ${trained.throughSeq}, ${trained.throughEvent}, ${trained.throughLine})
+    ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, through_seq = excluded.through_seq, through_event = excluded.through_event,
+      through_line = excluded.through_line`);
 }
 
-/** Keeps the calibration's new fit, if the model refitted it, beside the kept counts. */
+/** Keeps the calibration's new fit, if the model refitted it, beside the kept evidence. */
 function keepCalibration(db: LedgerHandle, model: LocalModel): void {
   const fit = model.takeNewCalibration();
-  if (fit) db.run(sql`UPDATE model_marks SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
-}
-
-/**
- * Makes the model ready to predict: a restored model whose next prediction would refit its
- * calibration is given its sample first, the newest examples (a retrain's sample too).
- */
-export function readyToPredict(db: LedgerHandle, model: LocalModel): LocalModel {
-  if (model.wantsSample) model.resample(trainingExamples(db, { newest: CALIBRATION_SAMPLE }));
-  return model;
+  if (fit) db.run(sql`UPDATE model_state SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
 }
 
 /** Trains from the ledger and keeps it in place of anything kept before (its calibration is fitted at its first prediction). */
@@ -203,35 +210,41 @@ function learnsAfresh(changed: number, size: number): boolean {
 }
 
 /**
- * The model for the ledger as it stands, kept up incrementally: what a line taught it is
- * forgotten when the line gets new evidence (relabelled) or is superseded, and the line's
- * current evidence is learnt. The counts are then those of a retrain from the ledger, at
- * the cost of the lines that changed (a retrain at 100,000 lines takes more than a second,
- * during which the tenant's object answers nothing).
+ * The model for the ledger as it stands, kept up incrementally: the feed's new lines are
+ * seen, what a line taught it is forgotten when the line gets new evidence (relabelled) or
+ * is superseded, and the line's current evidence is learnt. The evidence is then that of a
+ * retrain from the ledger, at the cost of the lines that changed (reading every line at
+ * 100,000 lines takes more than a second, during which the tenant's object answers
+ * nothing). The regression is refitted from the evidence at the next prediction that finds
+ * it changed (classifier.ts), so a label changes the next decision.
  *
- * The counts are kept in the ledger as they change (MODEL_TABLES, written in the caller's
- * transaction), so an object that starts again (`trained` undefined) restores them and
- * catches up from their marks instead of retraining; it retrains only when none are kept,
+ * The evidence is kept in the ledger as it changes (MODEL_TABLES, written in the caller's
+ * transaction), so an object that starts again (`trained` undefined) restores it and
+ * catches up from its marks instead of retraining; it retrains only when none is kept,
  * or when nearly all the evidence is new (RETRAIN_OVER_CHANGES). Before a sync's pages the
  * object learns such changes in turns instead (`learnInTurns`), so this catches up the rest.
  * The calibration's last fit is kept too (`decideByModel`), so a restored model predicts as
- * the running one did; a restored model predicts once `readyToPredict`.
+ * the running one did.
  */
 export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined): TrainedModel {
   const current = trained ?? keptModel(db);
   if (!current) return retrainAndKeep(db);
   const now = marksNow(db);
-  if (now.throughSeq === current.throughSeq && now.throughEvent === current.throughEvent) return current;
+  if (now.throughSeq === current.throughSeq && now.throughEvent === current.throughEvent && now.throughLine === current.throughLine) return current;
   const { fresh, changed } = changesSince(db, current);
   if (learnsAfresh(changed.length, current.model.size)) return retrainAndKeep(db);
+  current.model.seeLines(lineKeys(db, current.throughLine, now.throughLine));
   try {
     for (const example of learntExamples(db, current, changed)) current.model.forget(example);
   } catch (error) {
-    // Kept counts that disagree with the ledger are a cache gone wrong: the ledger wins.
-    console.error("the local model's counts disagree with the ledger; retraining:", error);
+    // Kept evidence that disagrees with the ledger is a cache gone wrong: the ledger wins.
+    console.error("the local model's evidence disagrees with the ledger; retraining:", error);
     return retrainAndKeep(db);
   }
-  if (fresh > 0) current.model.addAll(trainingExamples(db, { sinceSeq: current.throughSeq }));
+  if (fresh > 0) {
+    const learnt = trainingExamples(db, { sinceSeq: current.throughSeq });
+    current.model.addAll(learnt, learnt.every((e) => e.engine === "rule"));
+  }
   Object.assign(current, now);
   keep(db, current, current.model.takeChanges());
   return current;
@@ -246,7 +259,7 @@ export const LINES_PER_TURN = 2_500;
  * lines instead, with `pause()` before each turn, so the object answers other calls
  * meanwhile rather than holding them for a second. Each turn reads the ledger as of the
  * marks taken first, so what is written between turns changes nothing learnt. The
- * calibration is fitted in a turn of its own; the model is kept with its marks and fit in
+ * regression and the calibration are fitted in a turn of their own; the model is kept with its marks and fit in
  * the last turn, and the caller must take it in place of its own model in that same turn
  * (`currentModel` then catches up what came after the marks). Returns the model learnt, or
  * undefined where a catch-up is the cheaper way, or no model stands (nothing kept: a
@@ -263,15 +276,16 @@ export async function learnInTurns(
   if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
   const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
   await pause(); // the check above was a turn of its own
-  await inLineRanges(db, linesPerTurn, pause, (after, upTo) =>
-    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`)),
-  );
-  // The calibration's fit too, which the first prediction would make in a page's transaction.
+  await inLineRanges(db, linesPerTurn, pause, (after, upTo) => {
+    learnt.model.seeLines(lineKeys(db, after, Math.min(upTo, learnt.throughLine)));
+    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`));
+  });
+  // The fits too (the regression's, then the calibration's, each in a turn of its own), which
+  // the first prediction would make in a page's transaction.
   await pause();
-  learnt.model.refitIfStale();
-  await pause();
+  for (const _ of learnt.model.refitInSteps()) await pause();
   // Kept in the turn that hands it over: a pause after it would let a call catch up the
-  // model it replaces and write that model's changed counts over these.
+  // model it replaces and write that model's changed evidence over this.
   return db.transaction((tx) => {
     keepInstead(tx, learnt);
     keepCalibration(tx, learnt.model);
@@ -279,16 +293,33 @@ export async function learnInTurns(
   });
 }
 
-function marksOf({ throughSeq, throughEvent }: Marks): Marks {
-  return { throughSeq, throughEvent };
+/**
+ * Where no learning afresh is due but the standing model would refit at the next page (a
+ * person's label since the last sync, the examples grown), catches it up and refits it in
+ * steps of some tens of milliseconds, with `pause()` between them, so the page's
+ * transaction need not hold the object for the fit. Returns the model caught up, or
+ * undefined where none stands in memory.
+ */
+export async function refitInTurns(db: LedgerDb, trained: TrainedModel | undefined, pause: Pause): Promise<TrainedModel | undefined> {
+  if (!trained) return undefined;
+  const current = currentModel(db, trained);
+  for (const _ of current.model.refitInSteps()) await pause();
+  db.transaction((tx) => {
+    keepCalibration(tx, current.model);
+  });
+  return current;
 }
 
-/** The kept model's marks and size, without restoring its counts. */
+function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
+  return { throughSeq, throughEvent, throughLine };
+}
+
+/** The kept model's marks and size, without restoring its evidence. */
 function keptStanding(db: LedgerHandle): (Marks & { size: number }) | undefined {
   return db.get<(Marks & { size: number }) | undefined>(sql`
-    SELECT through_seq AS throughSeq, through_event AS throughEvent,
-      (SELECT coalesce(sum(examples), 0) FROM model_categories) AS size
-    FROM model_marks WHERE id = 1`);
+    SELECT through_seq AS throughSeq, through_event AS throughEvent, through_line AS throughLine,
+      (SELECT coalesce(sum(lines), 0) FROM model_examples) AS size
+    FROM model_state WHERE id = 1`);
 }
 
 /**
@@ -297,10 +328,9 @@ function keptStanding(db: LedgerHandle): (Marks & { size: number }) | undefined 
  */
 export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
   if (model.size === 0) return 0;
-  readyToPredict(tx, model);
   const decided: MachineDecision[] = [];
   for (const line of lines) {
-    const prediction = model.predict(featuresOf(line));
+    const prediction = model.predict(line);
     if (!prediction || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",

@@ -2,13 +2,13 @@
  * The local model as a tenant's object keeps it between calls: trained on the ledger's
  * evidence and kept while that evidence is unchanged, learning in slices where it would
  * learn afresh, one learning at a time. The object holds one keeper; the keeper holds no
- * state the ledger does not (a fresh object rebuilds it from the kept counts).
+ * state the ledger does not (a fresh object rebuilds it from the kept evidence).
  */
 import type { UndecidedLine } from "../books/undecided";
 import type { Pause } from "../slices";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
 import { ok, type Outcome } from "../outcome";
-import { currentModel, decideByModel, learnInTurns, type TrainedModel } from "./local-model";
+import { currentModel, decideByModel, learnInTurns, refitInTurns, type TrainedModel } from "./local-model";
 
 export class ModelKeeper {
   private trained: TrainedModel | undefined;
@@ -35,12 +35,14 @@ export class ModelKeeper {
   /**
    * Before a sync's pages: where the model would learn afresh (after a whole-book
    * run-rules), it learns in slices with the object answering between them, so the pages'
-   * transactions only catch up what came after. Concurrent callers share one learning.
+   * transactions only catch up what came after; otherwise the standing model is caught up
+   * and refitted in slices where a refit is due (a person's labels since the last sync).
+   * Concurrent callers share one learning.
    */
   prepare(db: LedgerDb, pause: Pause): Promise<Outcome<null>> {
     this.learning ??= learnInTurns(db, this.trained, pause)
-      .then((learnt) => {
-        if (learnt) this.trained = learnt;
+      .then(async (learnt) => {
+        this.trained = learnt ?? (await refitInTurns(db, this.trained, pause));
         return ok(null);
       })
       .finally(() => {

@@ -6,7 +6,7 @@
  * deleted" is a property of the database, not a convention. A line's state, category and
  * visibility are derived from the facts appended here: relation C, defined by the
  * `c_rows_derived` view and read from `c_rows`, `c_totals` and `c_words`, copies kept by
- * triggers (DERIVED_TABLES). The local model's counts are kept beside them (MODEL_TABLES).
+ * triggers (DERIVED_TABLES). The local model's evidence is kept beside them (MODEL_TABLES).
  */
 import { desc, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -502,42 +502,43 @@ export const cMonthTotals = sqliteTable(
 export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
 
 /**
- * The local model's counts, kept so an object that starts again need not retrain from the
- * whole ledger (local-model.ts writes them, in the transaction that changes the evidence).
- * What the ledger's evidence teaches, as of `model_marks`: not facts, so rewritten as the
+ * The local model's evidence, kept so an object that starts again need not read it from the
+ * whole ledger again (local-model.ts writes it, in the transaction that changes the
+ * evidence). What the ledger teaches, as of `model_state`: not facts, so rewritten as the
  * evidence changes, and rebuilt from the ledger when missing.
  */
-export const modelMarks = sqliteTable("model_marks", {
+export const modelState = sqliteTable("model_state", {
   /** Always 1: one row. */
   id: integer("id").primaryKey(),
-  /** The sum of the examples' hashes (the version's second half). */
+  /** The sum of the examples' hashes (the version's last part). */
   hash: integer("hash").notNull(),
-  /** The newest decision and line event the counts have seen. */
+  /** The newest decision, line event and line the evidence has seen. */
   throughSeq: integer("through_seq").notNull(),
   throughEvent: integer("through_event").notNull(),
+  throughLine: integer("through_line").notNull(),
   /** The calibration's last fit, as JSON (`KeptCalibration`); null until the model first predicts. */
   calibration: text("calibration"),
 });
 
-/** Examples learnt per category (see `modelMarks`). */
-export const modelCategories = sqliteTable("model_categories", {
-  category: text("category").primaryKey(),
-  examples: integer("examples").notNull(),
-});
-
 /**
- * How often each feature was seen under each category (see `modelMarks`): a few thousand
- * rows at 100,000 lines. Stored WITHOUT ROWID (by its key), which drizzle cannot say, so
- * its migration does.
+ * The examples (see `modelState`): each line key (src/ledger/model/features.ts) with how
+ * many evidence lines of each category have it; a few thousand rows at 100,000 lines.
+ * Stored WITHOUT ROWID (by its key), which drizzle cannot say, so its migration does.
  */
-export const modelCells = sqliteTable(
-  "model_cells",
+export const modelExamples = sqliteTable(
+  "model_examples",
   {
+    key: text("key").notNull(),
     category: text("category").notNull(),
-    feature: text("feature").notNull(),
-    count: integer("count").notNull(),
+    lines: integer("lines").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.category, t.feature] })],
+  (t) => [primaryKey({ columns: [t.key, t.category] })],
 );
 
-export const MODEL_TABLES = ["model_marks", "model_categories", "model_cells"] as const;
+/** Every line of the feed by key, labelled or not (see `modelState`, `modelExamples`). */
+export const modelLines = sqliteTable("model_lines", {
+  key: text("key").primaryKey(),
+  lines: integer("lines").notNull(),
+});
+
+export const MODEL_TABLES = ["model_state", "model_examples", "model_lines"] as const;
