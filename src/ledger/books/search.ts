@@ -45,44 +45,62 @@ export function searchRows(db: LedgerDb, face: Face, filter: SearchFilter, page:
     filter.maxCents === undefined ? undefined : sql`abs(${cRows.amountCents}) <= ${filter.maxCents}`,
     filter.engine === undefined ? undefined : engineCondition(filter.engine),
   );
-  // One pass over the matches: the totals over all of them, the page's slice of their keys.
-  const matches = db
-    .select({
-      side: cRows.side,
-      srcId: cRows.srcId,
-      total: sql<number>`count(*) OVER ()`,
-      totalCents: sql<number>`sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end) OVER ()`,
-    })
-    .from(cRows)
-    .where(where)
-    .orderBy(...LIST_ORDER)
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all();
-  const first = matches[0];
-  if (!first) {
-    const totals = db
+  const totals = () =>
+    db
       .select({ total: sql<number>`count(*)`, totalCents: sql<number>`coalesce(sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end), 0)` })
       .from(cRows)
       .where(where)
       .get()!;
-    return { rows: [], total: totals.total, total_cents: totals.totalCents };
+  const byKeys = (keys: SQL) => db.select(rowColumns).from(cRows).where(sql`(${cRows.side}, ${cRows.srcId}) IN ${keys}`).orderBy(...LIST_ORDER).all().map(toRow);
+  if (filter.q) {
+    // A word filter reads every matching row anyway: the totals over all of them and the
+    // page's slice of their keys in one pass, as the list does.
+    const matches = db
+      .select({
+        side: cRows.side,
+        srcId: cRows.srcId,
+        total: sql<number>`count(*) OVER ()`,
+        totalCents: sql<number>`sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end) OVER ()`,
+      })
+      .from(cRows)
+      .where(where)
+      .orderBy(...LIST_ORDER)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .all();
+    const first = matches[0];
+    if (!first) {
+      const counted = totals();
+      return { rows: [], total: counted.total, total_cents: counted.totalCents };
+    }
+    const keys = JSON.stringify(matches.map((m) => [m.side, m.srcId]));
+    const rows = byKeys(sql`(SELECT value ->> 0, value ->> 1 FROM json_each(${keys}))`);
+    return { rows: withEngines(db, rows), total: first.total, total_cents: first.totalCents };
   }
-  const keys = JSON.stringify(matches.map((m) => [m.side, m.srcId]));
-  const rows = db
-    .select(rowColumns)
-    .from(cRows)
-    .where(sql`(${cRows.side}, ${cRows.srcId}) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${keys}))`)
-    .orderBy(...LIST_ORDER)
-    .all()
-    .map(toRow);
-  return { rows: withEngines(db, rows), total: first.total, total_cents: first.totalCents };
+  // The page's keys from the list's index (which carries the amount and the state), then the
+  // page's rows; the totals from the same index.
+  const pageKeys = db.select({ side: cRows.side, srcId: cRows.srcId }).from(cRows).where(where).orderBy(...LIST_ORDER).limit(perPage).offset((page - 1) * perPage);
+  const counted = totals();
+  return { rows: withEngines(db, byKeys(sql`${pageKeys}`)), total: counted.total, total_cents: counted.totalCents };
 }
 
-/** Side-A rows whose latest decision is the engine's (for `none`: rows with no decision at all). */
+/**
+ * Side-A rows whose latest decision is the engine's (for `none`: rows with no decision at
+ * all). Read as sets, not line by line: the rules, the model and the tail decide only lines
+ * nothing has decided, and nothing but a person decides a line after them, so a line's
+ * latest decision is a person's if any person decided it, else its one machine decision.
+ */
 function engineCondition(engine: Engine): SQL {
-  if (engine === "none") return sql`${cRows.side} = 'A' AND NOT EXISTS (SELECT 1 FROM ${decisions} d WHERE d.a_id = ${cRows.srcId})`;
-  return sql`${cRows.side} = 'A' AND (SELECT d.engine FROM ${decisions} d WHERE d.a_id = ${cRows.srcId} ORDER BY d.seq DESC LIMIT 1) = ${engine}`;
+  const decidedBy = (e: string) => sql`(SELECT d.a_id FROM ${decisions} d WHERE d.engine = ${e})`;
+  switch (engine) {
+    case "none":
+      // Undecided lines have no category: the category index names the candidates.
+      return sql`${cRows.side} = 'A' AND ${cRows.category} IS NULL AND NOT EXISTS (SELECT 1 FROM ${decisions} d WHERE d.a_id = ${cRows.srcId})`;
+    case "human":
+      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy("human")}`;
+    default:
+      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy(engine)} AND ${cRows.srcId} NOT IN ${decidedBy("human")}`;
+  }
 }
 
 /** The rows with what decided each (a side-B row: its twin's engine). */

@@ -69,6 +69,9 @@ export interface PnlDrill {
 }
 
 export interface PnlContributors {
+  /** The period's first and last days. */
+  from: string;
+  to: string;
   transactions: (PnlTransaction & { category: string; sign: 1 | -1 })[];
   /** Every contributing transaction, not only the page's. */
   total: number;
@@ -78,12 +81,14 @@ export interface PnlContributors {
 
 /** The transactions behind a section's line (or the whole section) in one period, oldest first, a page at a time. */
 export function pnlContributors(db: LedgerHandle, face: Face, asOf: string, drill: PnlDrill, page: number, perPage: number): PnlContributors {
-  const section = rollingPnl(db, face, asOf).windows[drill.window].sections[drill.section];
+  const window = rollingPnl(db, face, asOf).windows[drill.window];
+  const section = window.sections[drill.section];
   const lines = section.lines.filter((l) => drill.category === null || l.category === drill.category);
   const all = lines.flatMap((l) =>
     l.transactions.filter((t) => t.period === drill.period).map((t) => ({ ...t, category: l.category, sign: l.sign })),
   );
   all.sort((a, b) => (a.posted_on < b.posted_on ? -1 : a.posted_on > b.posted_on ? 1 : a.src_id - b.src_id));
   const cents = lines.reduce((sum, l) => sum + l.sign * l[drill.period], 0);
-  return { transactions: all.slice((page - 1) * perPage, page * perPage), total: all.length, cents };
+  const [from, to] = drill.period === "current" ? [window.from, window.to] : [window.prior_from, window.prior_to];
+  return { from, to, transactions: all.slice((page - 1) * perPage, page * perPage), total: all.length, cents };
 }

@@ -73,10 +73,11 @@ describe("dryRunRule", () => {
 });
 
 describe("proposeRule", () => {
-  it("proposes the merchant's words as a pattern that takes the line and its kin, else the exact description", () => {
+  it("proposes the line's first words as a pattern that takes the line and its kin, else the exact description", () => {
     const line = (description: string) => ({ aId: 1, description, amountCents: -500 });
-    expect(proposeRule(line("SQ *BLUE BOTTLE 1234"), "Meals")).toEqual({ rule_key: "blue-bottle", match_kind: "description_regex", match_value: "BLUE\\W+BOTTLE", category: "Meals" });
+    expect(proposeRule(line("SQ *BLUE BOTTLE 1234"), "Meals")).toEqual({ rule_key: "sq-blue-bottle", match_kind: "description_regex", match_value: "SQ\\W+BLUE\\W+BOTTLE", category: "Meals" });
     expect(proposeRule(line("AMZN MKTP US*2K4"), "Supplies")).toMatchObject({ match_kind: "description_regex", match_value: "AMZN\\W+MKTP\\W+US" });
+    expect(proposeRule(line("1234 GUSTO PAYROLL 5566 FEE"), "Payroll")).toMatchObject({ rule_key: "gusto-payroll", match_value: "GUSTO\\W+PAYROLL" });
     expect(proposeRule(line("#1234 5678"), "Meals")).toEqual({ rule_key: "1234-5678", match_kind: "description_exact", match_value: "#1234 5678", category: "Meals" });
   });
 });

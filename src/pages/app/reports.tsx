@@ -213,14 +213,8 @@ reports.get("/lines", access("read"), async (c) => {
   const ws = c.get("workspace");
   const q = readQuery(c, drillQuery);
   const drill = { window: q.window, section: q.section, category: q.category ?? null, period: q.period };
-  const [queue, found, overview] = await Promise.all([
-    ws.ledger.queueSize(ws.face),
-    ws.ledger.pnlContributors(ws.face, q.as_of, drill, q.page, DRILL_PER_PAGE),
-    ws.ledger.pnlOverview(ws.face, q.as_of),
-  ]);
-  const { transactions, total, cents } = settle(found);
-  const window = settle(overview).windows[q.window];
-  const [from, to] = q.period === "current" ? [window.from, window.to] : [window.prior_from, window.prior_to];
+  const [queue, found] = await Promise.all([ws.ledger.queueSize(ws.face), ws.ledger.pnlContributors(ws.face, q.as_of, drill, q.page, DRILL_PER_PAGE)]);
+  const { from, to, transactions, total, cents } = settle(found);
   const what = `${SECTION_WORDS[q.section]}${q.category ? `: ${q.category}` : ""}`;
   return c.html(
     <AppPage title={what} area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>

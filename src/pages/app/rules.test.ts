@@ -17,9 +17,9 @@ describe("the rule form", () => {
     const coffee = (await api(rw(t), "/api/v1/transactions?q=BLUE%20BOTTLE&per_page=100")).body.rows;
     const answer = await page(t, `/app/rules/new?from=${coffee[0].src_id}&category=Meals`);
     expect(answer.status).toBe(200);
-    expect(answer.html).toContain('name="match_value" type="text" value="BLUE\\W+BOTTLE"');
+    expect(answer.html).toContain('name="match_value" type="text" value="SQ\\W+BLUE\\W+BOTTLE"');
     expect(answer.html).toMatch(/<option value="description_regex" selected="">/);
-    expect(answer.html).toContain('name="rule_key" type="text" value="blue-bottle"');
+    expect(answer.html).toContain('name="rule_key" type="text" value="sq-blue-bottle"');
     expect(textOf(answer.html)).toContain(`Saved now, it would decide ${coffee.length} lines waiting in the queue.`);
     expect(answer.html).toContain('<input type="hidden" name="return" value="review"/>');
   });
