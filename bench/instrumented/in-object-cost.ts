@@ -13,12 +13,17 @@ import { ruleDecisions } from "../../src/ledger/rules/matching";
 import { standingRules } from "../../src/ledger/rules/rulebook";
 import { undecidedLines } from "../../src/ledger/books/undecided";
 import { countConnections } from "../../src/ledger/feed/sync-requests";
+import { searchRows, type SearchFilter } from "../../src/ledger/books/search";
+import { dryRunRule } from "../../src/ledger/rules/dry-run";
+import type { RuleInput } from "../../src/ledger/rules/rule";
 
-export const IN_OBJECT_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match"] as const;
+export const IN_OBJECT_READS = ["list_transactions", "get_me", "list_categories", "list_exceptions", "get_pnl_rolling", "get_usage", "get_auditor_view", "run_rules_match", "search_transactions", "dry_run_rule"] as const;
 export type InObjectRead = (typeof IN_OBJECT_READS)[number];
 
 export interface InObjectArgs {
-  filter?: RowFilter;
+  filter?: RowFilter & SearchFilter;
+  /** The rule a dry run tries. */
+  rule?: RuleInput;
   page?: number;
   perPage?: number;
   asOf?: string;
@@ -44,6 +49,11 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
     case "get_auditor_view":
       // Written as JSON text by construction, like the P&L: its in-object cost includes writing it.
       return auditorViewJson(db, face, 0).length;
+    case "search_transactions":
+      // The workspace's search: the list's filters and the amount's size and the engine.
+      return searchRows(db, face, args.filter ?? {}, args.page ?? 1, args.perPage ?? 50).rows.length;
+    case "dry_run_rule":
+      return dryRunRule(db, face, args.rule!).matches;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;
