@@ -141,6 +141,30 @@ async function measureRead(t: Tenant, size: number, name: string, path: string, 
   });
 }
 
+/**
+ * A workspace page, as the owner's browser asks for it (the session cookie): one client's
+ * latency over 50 calls after 5 to warm up. The latency includes the local proxy's fixed
+ * cost (the "fixed cost" rows), so it is a little more than the page's server time.
+ */
+async function measurePage(t: Tenant, size: number, name: string, path: string, into: Record<string, unknown>, read?: [string, Record<string, unknown>]): Promise<void> {
+  const get = () => fetch(`${base}${path}`, { headers: { cookie: `svc_session=${t.session}` }, redirect: "manual" });
+  const first = await get();
+  if (first.status !== 200) throw new Error(`${path}: HTTP ${first.status} ${(await first.text()).slice(0, 200)}`);
+  await first.arrayBuffer();
+  await load(get, 5, 1);
+  const alone = await load(get, 50, 1);
+  // The page's costliest domain read, timed inside the object, where one stands out.
+  const inObjectMs = read ? await inObjectCost(t, read[0], read[1], 5) : undefined;
+  into[name] = { ...alone, in_object_ms: inObjectMs };
+  rows.push({
+    size,
+    measure: `page ${name}`,
+    figure: `1 client p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}${alone.failed}`,
+    inObject: inObjectMs === undefined ? undefined : ms(inObjectMs),
+    goal: "server time < 50 ms",
+  });
+}
+
 interface TimedCall {
   ms: number;
   answered: boolean;
@@ -261,6 +285,31 @@ async function benchSize(size: number): Promise<void> {
   for (const [name, path, read, args, token] of reads) await measureRead(t, size, name, path, read, args, out.reads as Record<string, unknown>, token);
   await benchVerdicts(t, size, out, auditor);
 
+  // The workspace's pages (/app), in the owner's session.
+  const firstLine = (await client.json("/api/v1/transactions?per_page=1", t.token)).rows[0].src_id;
+  const queued = (await client.json("/api/v1/exceptions?per_page=1", t.token)).exceptions[0]?.a_id ?? firstLine;
+  const search = (filter: Record<string, unknown>): [string, Record<string, unknown>] => ["search_transactions", { filter }];
+  const pages: [string, string, [string, Record<string, unknown>]?][] = [
+    ["/app/review", "/app/review", ["list_exceptions", { perPage: 50 }]],
+    ["/app/review page 5", "/app/review?page=5"],
+    ["/app/transactions", "/app/transactions", search({})],
+    [`/app/transactions page ${deepPage}`, `/app/transactions?page=${deepPage}`],
+    ["/app/transactions q=", "/app/transactions?q=coffee", search({ q: "coffee" })],
+    ["/app/transactions amount range", "/app/transactions?min=20&max=80", search({ minCents: 2000, maxCents: 8000 })],
+    ["/app/transactions engine=model", "/app/transactions?engine=model", search({ engine: "model" })],
+    ["/app/transactions engine=rule", "/app/transactions?engine=rule", search({ engine: "rule" })],
+    ["/app/transactions engine=human, from/to", "/app/transactions?engine=human&from=2026-01-01&to=2026-03-31", search({ engine: "human", from: "2026-01-01", to: "2026-03-31" })],
+    ["/app/transactions engine=none", "/app/transactions?engine=none", search({ engine: "none" })],
+    ["a line (/app/transactions/A/id)", `/app/transactions/A/${firstLine}`],
+    ["/app/rules", "/app/rules"],
+    ["the rule form from a queued line, with its dry run", `/app/rules/new?from=${queued}&category=Software`],
+    ["/app/reports", "/app/reports?as_of=2026-11-20", ["get_pnl_rolling", { asOf: "2026-11-20" }]],
+    ["the P&L's lines behind a section", "/app/reports/lines?as_of=2026-11-20&window=30d&section=biz_expenses&period=current"],
+    ["/app/settings", "/app/settings"],
+  ];
+  out.pages = {};
+  for (const [name, path, read] of pages) await measurePage(t, size, name, path, out.pages as Record<string, unknown>, read);
+
   // A paid tenant signed up with a visibility floor halfway through its three years: every
   // figure on its face is the kept figures minus those before the floor. The same lines again.
   const floored = await client.sandboxTenant(`bench-floor-${size}-${Date.now().toString(36)}`, { visibleFrom: "2025-05-21" });
@@ -301,6 +350,16 @@ async function benchSize(size: number): Promise<void> {
   const middle = Math.max(1, Math.floor(size / 100 / 2));
   for (const [name, page] of [["list_exceptions first page, the whole pull queued", 1], [`list_exceptions page ${middle}, the whole pull queued`, middle]] as const) {
     await measureRead(bare, size, name, `/api/v1/exceptions?page=${page}`, "list_exceptions", { page }, out.queued_exceptions as Record<string, unknown>);
+  }
+  // The workspace on the whole pull queued: the review's first page, and a rule tried before it is saved.
+  out.queued_pages = {};
+  const dryRun = (match_kind: string, match_value: string): [string, Record<string, unknown>] => ["dry_run_rule", { rule: { rule_key: "r", match_kind, match_value, category: "Meals" } }];
+  for (const [name, path, read] of [
+    ["/app/review, the whole pull queued", "/app/review", undefined],
+    ["the rule form's dry run, a pattern, the whole pull queued", "/app/rules/new?rule_key=r&match_kind=description_regex&match_value=COFFEE&category=Meals", dryRun("description_regex", "COFFEE")],
+    ["the rule form's dry run, a sign, the whole pull queued", "/app/rules/new?rule_key=r&match_kind=amount_sign&match_value=out&category=Meals", dryRun("amount_sign", "out")],
+  ] as const) {
+    await measurePage(bare, size, name, path, out.queued_pages as Record<string, unknown>, read as [string, Record<string, unknown>] | undefined);
   }
   // The first rule comes one at a time, as a person makes it: it decides the queued lines it matches.
   const firstRuleStarted = performance.now();

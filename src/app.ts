@@ -17,6 +17,7 @@ import { limitAddresses } from "./limits/rate-limit";
 import { hooks } from "./messages/hooks";
 import { bankHooks } from "./banks/routes";
 import { bankPages } from "./pages/bank-routes";
+import { workspace } from "./pages/app/routes";
 import { pages } from "./pages/routes";
 import { accountPages } from "./pages/signup";
 import { sandboxLinkPages } from "./sandbox/link-pages";
@@ -52,6 +53,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.route("/", bankPages);
   // Before the rest of the sandbox, whose routes read JSON: the stand-in link page posts a form.
   app.route("/sandbox", sandboxLinkPages);
+  app.route("/app", workspace);
   app.route("/sandbox", sandbox);
   app.route("/hooks", hooks);
   app.route("/hooks", bankHooks);

@@ -249,7 +249,7 @@ describe("the pages that issue credentials", () => {
   async function signIn(): Promise<string> {
     const answer = await SELF.fetch(`${BASE}/signin`, form({ tenant: t.tenant, password }, { origin: BASE }));
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/settings");
+    expect(answer.headers.get("location")).toBe("/app/review");
     const cookie = answer.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^svc_session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain("HttpOnly");

@@ -15,6 +15,9 @@ import { standingRules } from "../../src/ledger/rules/rulebook";
 import { undecidedLines } from "../../src/ledger/books/undecided";
 import { countConnections } from "../../src/ledger/feed/sync-requests";
 import { filedVerdictJson, listVerdicts } from "../../src/ledger/reports/verdicts";
+import { searchRows, type SearchFilter } from "../../src/ledger/books/search";
+import { dryRunRule } from "../../src/ledger/rules/dry-run";
+import type { RuleInput } from "../../src/ledger/rules/rule";
 
 export const IN_OBJECT_READS = [
   "list_transactions",
@@ -30,11 +33,15 @@ export const IN_OBJECT_READS = [
   "list_parity_verdicts",
   "get_parity_verdict",
   "run_rules_match",
+  "search_transactions",
+  "dry_run_rule",
 ] as const;
 export type InObjectRead = (typeof IN_OBJECT_READS)[number];
 
 export interface InObjectArgs {
-  filter?: RowFilter;
+  filter?: RowFilter & SearchFilter;
+  /** The rule a dry run tries. */
+  rule?: RuleInput;
   page?: number;
   perPage?: number;
   asOf?: string;
@@ -79,6 +86,11 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
       const verdict = filedVerdictJson(db, args.asOf ?? face.today, null);
       return verdict.ok ? verdict.value.length : 0;
     }
+    case "search_transactions":
+      // The workspace's search: the list's filters and the amount's size and the engine.
+      return searchRows(db, face, args.filter ?? {}, args.page ?? 1, args.perPage ?? 50).rows.length;
+    case "dry_run_rule":
+      return dryRunRule(db, face, args.rule!).matches;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
       return ruleDecisions(undecidedLines(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;

@@ -15,6 +15,9 @@ import * as exceptions from "./books/exceptions";
 import { explanationOf } from "./books/explanation";
 import * as judgements from "./books/judgements";
 import * as books from "./books/reads";
+import { lineHistory } from "./books/history";
+import { reviewQueue } from "./books/review";
+import { searchRows, type SearchFilter } from "./books/search";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
 import * as connections from "./feed/connections";
@@ -23,6 +26,7 @@ import * as sync from "./feed/sync-requests";
 import * as messages from "./messages";
 import { duhBandFloor } from "./model/local-model";
 import { ModelKeeper } from "./model/model-keeper";
+import { suggestionsFor, type Suggestion } from "./model/suggestions";
 import * as tail from "./model/tail-asks";
 import { ok, type Outcome } from "./outcome";
 import { auditorViewJson, type AuditorViewAsk } from "./reports/auditor";
@@ -32,6 +36,9 @@ import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
 import * as verdicts from "./reports/verdicts";
 import { pnlTransactionsPage, type PnlTransactionsAsk } from "./reports/pnl-transactions";
+import * as pnlView from "./reports/pnl-view";
+import { dryRunRule } from "./rules/dry-run";
+import { proposeRuleFor } from "./rules/proposal";
 import type { RuleInput } from "./rules/rule";
 import * as rulebook from "./rules/rulebook";
 import { runRules } from "./rules/run-rules";
@@ -258,6 +265,42 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   recordPush(push: Omit<pushes.PushRecord, "id">): Outcome<null> {
     pushes.recordPush(this.db, push);
     return ok(null);
+  }
+
+  // --- the workspace's reads (src/pages/app) ---
+  queueSize(face: Face): Outcome<number> {
+    return ok(exceptions.queueSize(this.db, face));
+  }
+  /** The queue the longest-waiting first, each line with the local model's suggestion. */
+  reviewQueue(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof reviewQueue>> {
+    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)));
+  }
+  suggestions(face: Face, aIds: number[]): Outcome<(Suggestion & { a_id: number })[]> {
+    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)].map(([aId, s]) => ({ a_id: aId, ...s })));
+  }
+  searchTransactions(face: Face, filter: SearchFilter, page: number, perPage: number): Outcome<ReturnType<typeof searchRows>> {
+    return ok(searchRows(this.db, face, filter, page, perPage));
+  }
+  lineHistory(face: Face, side: books.Side, srcId: number) {
+    return lineHistory(this.db, face, side, srcId);
+  }
+  ruleRevisions(ruleKey: string) {
+    return rulebook.ruleRevisionsOf(this.db, ruleKey);
+  }
+  dryRunRule(face: Face, input: RuleInput): Outcome<ReturnType<typeof dryRunRule>> {
+    return ok(dryRunRule(this.db, face, input));
+  }
+  proposeRule(face: Face, aId: number, category: string) {
+    return proposeRuleFor(this.db, face, aId, category);
+  }
+  pnlOverview(face: Face, asOf: string): Outcome<pnlView.PnlView> {
+    return ok(pnlView.pnlOverview(this.db, face, asOf));
+  }
+  pnlContributors(face: Face, asOf: string, drill: pnlView.PnlDrill, page: number, perPage: number): Outcome<pnlView.PnlContributors> {
+    return ok(pnlView.pnlContributors(this.db, face, asOf, drill, page, perPage));
+  }
+  verdictOn(asOf: string): Outcome<verdicts.FiledVerdict | null> {
+    return ok(verdicts.verdictOn(this.db, asOf) ?? null);
   }
 
   // --- the message thread ---

@@ -28,6 +28,9 @@ import { missingForDestinations, sealRefreshToken } from "../exports/spreadsheet
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
+import { AppPage } from "./app/layout";
+import { gatherSettings, MeterSection, SyncSection } from "./app/settings";
+import { faceFor } from "../ledger/face";
 import { textProblem, type TextLines } from "../input/control-characters";
 import { integerProblem } from "../input/numbers";
 
@@ -80,7 +83,7 @@ function SignInCode(props: { tenant: string; challenge: string; wrongCode: boole
 
 pages.get("/signin", (c) => c.html(<SignIn />));
 
-/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to /settings. */
+/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to the workspace. */
 function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: SignInOutcome) {
   switch (outcome.kind) {
     case "wait":
@@ -93,7 +96,7 @@ function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: 
       setCookie(c, SESSION_COOKIE, outcome.session.value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", expires: outcome.session.expiresAt });
       // Sent only to the sign-in forms, and only from this site's own pages.
       setCookie(c, DEVICE_COOKIE, outcome.device.value, { httpOnly: true, secure: true, sameSite: "Strict", path: "/signin", expires: outcome.device.expiresAt });
-      return c.redirect("/settings", 303);
+      return c.redirect("/app/review", 303);
   }
 }
 
@@ -147,27 +150,34 @@ export interface SettingsProps {
   notice?: string;
   pending?: PendingOffer;
   grantToken?: string;
+  /** A sync request's state, after one was made from the page. */
+  sync?: string;
 }
 
+/** The settings gathered in one place, in the workspace's frame: the account, the banks, their sync runs and the meter, tokens, the oracle, destinations, the phone, grants and the thread. */
 export async function Settings(props: SettingsProps) {
   const d1 = props.env.INDEX_DB;
-  const tokens = await listTokens(d1, props.tenant);
-  const oracle = await oracleSourceOf(d1, props.tenant);
-  const lastRun = await lastOracleRun(d1, props.tenant);
-  const destinations = await liveDestinations(d1, props.tenant);
-  const tenant = (await findTenant(d1, props.tenant))!;
-  const grants = await listGrants(d1, props.tenant, new Date());
+  const now = new Date();
   const ledger = ledgerOf(props.env, props.tenant);
-  const [threadOutcome, draftsOutcome, connectionsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts(), ledger.connections()]);
+  const found = await findTenant(d1, props.tenant);
+  const face = faceFor(found!, now);
+  // Each read is its own: all at once.
+  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
+    listTokens(d1, props.tenant),
+    oracleSourceOf(d1, props.tenant),
+    lastOracleRun(d1, props.tenant),
+    liveDestinations(d1, props.tenant),
+    listGrants(d1, props.tenant, now),
+    ledger.messages(50),
+    ledger.drafts(),
+    ledger.connections(),
+    ledger.queueSize(face),
+    gatherSettings(d1, ledger, props.tenant, face, now),
+  ]);
+  const tenant = found!;
   const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
   return (
-    <Page title="Settings">
-      <header>
-        <h1>Settings for {props.tenant}</h1>
-        <form method="post" action="/signout">
-          <button type="submit">Sign out</button>
-        </form>
-      </header>
+    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
       {props.minted ? (
         <section aria-label="New token">
           <h2>Your new token</h2>
@@ -177,6 +187,9 @@ export async function Settings(props: SettingsProps) {
       ) : null}
       {props.notice ? <p role="status">{props.notice}</p> : null}
       <AccountSection tenant={tenant} />
+      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
+      <SyncSection gathered={gathered} sync={props.sync} />
+      <MeterSection gathered={gathered} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -201,7 +214,6 @@ export async function Settings(props: SettingsProps) {
           ))}
         </tbody>
       </table>
-      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
       <h2>Parity oracle</h2>
       <p>
         Each day the service fetches your reference P&amp;L report from this HTTPS address and files the day's parity
@@ -235,7 +247,7 @@ export async function Settings(props: SettingsProps) {
         </select>
         <button type="submit">Mint token</button>
       </form>
-    </Page>
+    </AppPage>
   );
 }
 
@@ -256,10 +268,11 @@ export function idOf(c: Context<{ Bindings: Env }>): number | null {
 
 export const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
 
-pages.get("/settings", async (c) => {
+pages.on("GET", ["/settings", "/app/settings"], async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  return c.html(<Settings env={c.env} tenant={tenant} />);
+  const sync = c.req.query("sync");
+  return c.html(<Settings env={c.env} tenant={tenant} sync={sync === "recorded" || sync === "already-pending" ? sync : undefined} />);
 });
 
 pages.post("/settings/tokens", async (c) => {

@@ -196,17 +196,25 @@ function containing(q: string): SQL {
   )!;
 }
 
-export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
+/** The rows of relation C a filter takes, on the face. */
+export function rowConditions(face: Face, filter: RowFilter): SQL | undefined {
   const category =
     filter.cat === undefined ? undefined : isQueueLabel(filter.cat) ? isNull(cRows.category) : eq(cRows.category, filter.cat);
-  const where = and(
+  return and(
     onFace(face),
     filter.from ? gte(cRows.postedOn, filter.from) : undefined,
     filter.to ? lte(cRows.postedOn, filter.to) : undefined,
     category,
     filter.q ? containing(filter.q) : undefined,
   );
-  const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+}
+
+/** The list's order: newest posted first. */
+export const LIST_ORDER = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+
+export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
+  const where = rowConditions(face, filter);
+  const listOrder = LIST_ORDER;
   if (filter.q) {
     // A word filter reads every matching row anyway (the exact check needs its
     // description), so the page's keys and the totals come from one pass: aggregates over

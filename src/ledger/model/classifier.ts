@@ -432,6 +432,17 @@ export class LocalModel {
     return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
   }
 
+  /**
+   * What the standing fit says of a line, without refitting it first (`predict` refits when
+   * a refit is due): null before the first fit. For a read that must not wait for a refit.
+   */
+  predictStanding(line: LineFacts): Prediction | null {
+    const fit = this.fit?.model;
+    if (!fit) return null;
+    const { best, inputs } = fit.measure(lineKey(line));
+    return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
+  }
+
   /** Refits what the next prediction would: a caller may do that work ahead, at a time of its choosing. */
   refitIfStale(): void {
     for (const _ of this.refitInSteps());

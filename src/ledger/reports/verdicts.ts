@@ -133,3 +133,18 @@ export function filedVerdictJson(db: LedgerHandle, asOf: string, revision: numbe
     }),
   );
 }
+
+export interface FiledVerdict {
+  verdict: Verdict;
+  filed_at: string;
+  actor: string;
+}
+
+/** A day's verdict as its newest revision has it, parsed (for a page that shows it whole); undefined when none was filed that day. */
+export function verdictOn(db: LedgerHandle, asOf: string): FiledVerdict | undefined {
+  const row = db.select().from(parityVerdicts).where(eq(parityVerdicts.asOf, asOf)).orderBy(desc(parityVerdicts.revision)).limit(1).get();
+  if (!row) return undefined;
+  const stored = JSON.parse(row.verdict) as Omit<Verdict, "match" | "unexplained"> & Partial<Pick<Verdict, "unexplained">>;
+  const verdict: Verdict = { ...stored, match: stored.coefficient === 0, unexplained: stored.unexplained ?? unexplainedOf(stored.deltas, stored.localisations) } as Verdict;
+  return { verdict, filed_at: row.filedAt, actor: row.actor };
+}
