@@ -18,6 +18,12 @@ export default defineConfig(async () => {
             PROPERTY_SEED: process.env.PROPERTY_SEED ?? "20261122",
             // Nothing listens here: a push the real queue consumer makes fails fast as unreachable.
             SPREADSHEET_API_BASE_URL: "http://127.0.0.1:9",
+            // The aggregator the real queue consumer syncs linked banks from: the tests route
+            // https://aggregator.test to the fake aggregator (test/fixtures/outbound.ts).
+            AGGREGATOR_BASE_URL: "https://aggregator.test",
+            AGGREGATOR_CLIENT_ID: "client-7f3a",
+            AGGREGATOR_SECRET: "secret-91bc",
+            BANK_TOKEN_KEY: "test-2026:pN1lDq6ZqJ3xb0T5C2m9k8R4vWfYh7sE1aUoIcLgXzA=",
           },
           // A D1 database no migration has touched: reading the index from it fails, as an outage would.
           d1Databases: { UNMIGRATED_DB: "unmigrated-index" },

@@ -6,7 +6,7 @@
  *
  *   npm run profile                          a 100,000-line initial sync with 200 rules
  *   PROFILE=run_rules LINES=100000 npm run profile
- *   PROFILE=pnl npm run profile              twenty get_pnl_rolling calls on a synced tenant
+ *   PROFILE=pnl npm run profile              twenty get_pnl_rolling calls (form=full) on a synced tenant
  *   PROFILE=export npm run profile           export_books and its four files on a synced tenant
  *   ARRIVAL=shuffled ...                     lines delivered at random dates (see bench/generator.ts)
  *
@@ -104,7 +104,7 @@ try {
   const started = performance.now();
   if (WHAT === "sync") await client.syncAndWait(t);
   else if (WHAT === "run_rules") await client.json("/api/v1/run-rules", t.token, { method: "POST" });
-  else if (WHAT === "pnl") for (let i = 0; i < 20; i++) await client.json("/api/v1/reports/pnl-rolling?as_of=2026-11-20", t.token);
+  else if (WHAT === "pnl") for (let i = 0; i < 20; i++) await client.json("/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full", t.token);
   else if (WHAT === "export") {
     const receipt = await client.json("/api/v1/export", t.token, { method: "POST", body: "{}" });
     for (const url of Object.values<string>(receipt.urls)) await (await fetch(url, { headers: { authorization: `Bearer ${t.token}` } })).arrayBuffer();

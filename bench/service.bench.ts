@@ -13,6 +13,7 @@
  *
  *   npm run bench:service           SIZES=1000,10000 npm run bench:service
  *   ARRIVAL=shuffled npm run bench:service    lines delivered at random dates (the worst case)
+ *   ONLY=model-days SIZES=10000 npm run bench:service    the local model's days only (benchModelDays)
  */
 import { execFileSync } from "node:child_process";
 import http from "node:http";
@@ -29,6 +30,8 @@ const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
 const PAGE_SIZE = 500; // the common aggregators' largest sync page
 const CLIENTS = 8;
 const ARRIVAL = arrivalFrom(process.env.ARRIVAL);
+/** `model-days`: only the tenant whose rules leave lines to the local model, synced day by day. */
+const ONLY = process.env.ONLY;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -141,6 +144,30 @@ async function measureRead(t: Tenant, size: number, name: string, path: string, 
   });
 }
 
+/**
+ * A workspace page, as the owner's browser asks for it (the session cookie): one client's
+ * latency over 50 calls after 5 to warm up. The latency includes the local proxy's fixed
+ * cost (the "fixed cost" rows), so it is a little more than the page's server time.
+ */
+async function measurePage(t: Tenant, size: number, name: string, path: string, into: Record<string, unknown>, read?: [string, Record<string, unknown>]): Promise<void> {
+  const get = () => fetch(`${base}${path}`, { headers: { cookie: `svc_session=${t.session}` }, redirect: "manual" });
+  const first = await get();
+  if (first.status !== 200) throw new Error(`${path}: HTTP ${first.status} ${(await first.text()).slice(0, 200)}`);
+  await first.arrayBuffer();
+  await load(get, 5, 1);
+  const alone = await load(get, 50, 1);
+  // The page's costliest domain read, timed inside the object, where one stands out.
+  const inObjectMs = read ? await inObjectCost(t, read[0], read[1], 5) : undefined;
+  into[name] = { ...alone, in_object_ms: inObjectMs };
+  rows.push({
+    size,
+    measure: `page ${name}`,
+    figure: `1 client p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}${alone.failed}`,
+    inObject: inObjectMs === undefined ? undefined : ms(inObjectMs),
+    goal: "server time < 50 ms",
+  });
+}
+
 interface TimedCall {
   ms: number;
   answered: boolean;
@@ -235,6 +262,9 @@ async function benchSize(size: number): Promise<void> {
   const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   const get = (path: string) => () => fetch(`${base}${path}`, bearer(t.token));
   const deepPage = Math.max(1, Math.floor(me.lines / 50 / 2));
+  // The middle page of the auditor's add-backs (100 a page).
+  const addBacks = (await client.json("/api/v1/auditor/view?per_page=1", auditor)).add_backs.lines as number;
+  const auditorPage = Math.max(1, Math.ceil(addBacks / 100 / 2));
   // name, path, in-object read, its arguments, and the token when not the tenant's own.
   const reads: [string, string, string, Record<string, unknown>, string?][] = [
     ["list_transactions first page", "/api/v1/transactions", "list_transactions", {}],
@@ -247,11 +277,41 @@ async function benchSize(size: number): Promise<void> {
     ["list_categories", "/api/v1/categories", "list_categories", {}],
     ["list_exceptions", "/api/v1/exceptions", "list_exceptions", {}],
     ["get_pnl_rolling", "/api/v1/reports/pnl-rolling?as_of=2026-11-20", "get_pnl_rolling", { asOf: "2026-11-20" }],
+    ["get_pnl_rolling form=full", "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full", "get_pnl_rolling_full", { asOf: "2026-11-20" }],
+    ["list_pnl_transactions (30d biz_expenses, page 1 of 100)", "/api/v1/reports/pnl-rolling/transactions?as_of=2026-11-20&window=30d&section=biz_expenses", "list_pnl_transactions", { asOf: "2026-11-20" }],
     ["get_usage", "/api/v1/usage", "get_usage", {}],
     ["get_auditor_view", "/api/v1/auditor/view", "get_auditor_view", {}, auditor],
+    [`get_auditor_view page ${auditorPage}`, `/api/v1/auditor/view?page=${auditorPage}`, "get_auditor_view", { page: auditorPage }, auditor],
+    ["get_auditor_view form=full", "/api/v1/auditor/view?form=full", "get_auditor_view_full", {}, auditor],
   ];
   out.reads = {};
   for (const [name, path, read, args, token] of reads) await measureRead(t, size, name, path, read, args, out.reads as Record<string, unknown>, token);
+  await benchVerdicts(t, size, out, auditor);
+
+  // The workspace's pages (/app), in the owner's session.
+  const firstLine = (await client.json("/api/v1/transactions?per_page=1", t.token)).rows[0].src_id;
+  const queued = (await client.json("/api/v1/exceptions?per_page=1", t.token)).exceptions[0]?.a_id ?? firstLine;
+  const search = (filter: Record<string, unknown>): [string, Record<string, unknown>] => ["search_transactions", { filter }];
+  const pages: [string, string, [string, Record<string, unknown>]?][] = [
+    ["/app/review", "/app/review", ["list_exceptions", { perPage: 50 }]],
+    ["/app/review page 5", "/app/review?page=5"],
+    ["/app/transactions", "/app/transactions", search({})],
+    [`/app/transactions page ${deepPage}`, `/app/transactions?page=${deepPage}`],
+    ["/app/transactions q=", "/app/transactions?q=coffee", search({ q: "coffee" })],
+    ["/app/transactions amount range", "/app/transactions?min=20&max=80", search({ minCents: 2000, maxCents: 8000 })],
+    ["/app/transactions engine=model", "/app/transactions?engine=model", search({ engine: "model" })],
+    ["/app/transactions engine=rule", "/app/transactions?engine=rule", search({ engine: "rule" })],
+    ["/app/transactions engine=human, from/to", "/app/transactions?engine=human&from=2026-01-01&to=2026-03-31", search({ engine: "human", from: "2026-01-01", to: "2026-03-31" })],
+    ["/app/transactions engine=none", "/app/transactions?engine=none", search({ engine: "none" })],
+    ["a line (/app/transactions/A/id)", `/app/transactions/A/${firstLine}`],
+    ["/app/rules", "/app/rules"],
+    ["the rule form from a queued line, with its dry run", `/app/rules/new?from=${queued}&category=Software`],
+    ["/app/reports", "/app/reports?as_of=2026-11-20", ["get_pnl_rolling", { asOf: "2026-11-20" }]],
+    ["the P&L's lines behind a section", "/app/reports/lines?as_of=2026-11-20&window=30d&section=biz_expenses&period=current"],
+    ["/app/settings", "/app/settings"],
+  ];
+  out.pages = {};
+  for (const [name, path, read] of pages) await measurePage(t, size, name, path, out.pages as Record<string, unknown>, read);
 
   // A paid tenant signed up with a visibility floor halfway through its three years: every
   // figure on its face is the kept figures minus those before the floor. The same lines again.
@@ -293,6 +353,16 @@ async function benchSize(size: number): Promise<void> {
   const middle = Math.max(1, Math.floor(size / 100 / 2));
   for (const [name, page] of [["list_exceptions first page, the whole pull queued", 1], [`list_exceptions page ${middle}, the whole pull queued`, middle]] as const) {
     await measureRead(bare, size, name, `/api/v1/exceptions?page=${page}`, "list_exceptions", { page }, out.queued_exceptions as Record<string, unknown>);
+  }
+  // The workspace on the whole pull queued: the review's first page, and a rule tried before it is saved.
+  out.queued_pages = {};
+  const dryRun = (match_kind: string, match_value: string): [string, Record<string, unknown>] => ["dry_run_rule", { rule: { rule_key: "r", match_kind, match_value, category: "Meals" } }];
+  for (const [name, path, read] of [
+    ["/app/review, the whole pull queued", "/app/review", undefined],
+    ["the rule form's dry run, a pattern, the whole pull queued", "/app/rules/new?rule_key=r&match_kind=description_regex&match_value=COFFEE&category=Meals", dryRun("description_regex", "COFFEE")],
+    ["the rule form's dry run, a sign, the whole pull queued", "/app/rules/new?rule_key=r&match_kind=amount_sign&match_value=out&category=Meals", dryRun("amount_sign", "out")],
+  ] as const) {
+    await measurePage(bare, size, name, path, out.queued_pages as Record<string, unknown>, read as [string, Record<string, unknown>] | undefined);
   }
   // The first rule comes one at a time, as a person makes it: it decides the queued lines it matches.
   const firstRuleStarted = performance.now();
@@ -347,6 +417,37 @@ async function benchSize(size: number): Promise<void> {
   rows.push({ size, measure: "write mix: categorize + label (8 clients)", figure: `${Math.round(writes.rps)} req/s, p50 ${ms(writes.p50)}, p99 ${ms(writes.p99)}${writes.failed}` });
 
   await benchModelDays(size, ruleList, out);
+}
+
+/**
+ * Parity verdicts: thirty days filed against an oracle that holds every fourth of the books'
+ * transactions (a document within the API's 1 MiB body limit) while stating the books'
+ * section numbers, so each verdict localises thousands of lines and leaves part of each
+ * delta unexplained. Then the history and the newest verdict read back, by the owner and
+ * by an auditor's grant.
+ */
+async function benchVerdicts(t: Tenant, size: number, out: Record<string, unknown>, auditor: string): Promise<void> {
+  const oracle = await client.json("/api/v1/reports/pnl-rolling?as_of=2026-11-20", t.token);
+  for (const window of Object.values<any>(oracle.windows)) {
+    for (const section of Object.values<any>(window.sections)) {
+      for (const line of section.lines) line.transactions = line.transactions.filter((_: unknown, i: number) => i % 4 === 0);
+    }
+  }
+  const bytes = JSON.stringify({ oracle }).length;
+  const started = performance.now();
+  let localisations = 0;
+  for (let day = 0; day < 30; day++) {
+    const asOf = new Date(Date.UTC(2026, 10, 20 - day)).toISOString().slice(0, 10);
+    const filed = await client.json("/api/v1/reports/pnl-parity", t.token, { method: "POST", body: JSON.stringify({ oracle, as_of: asOf }) });
+    localisations = Math.max(localisations, filed.verdict.localisations.length);
+  }
+  const fileMs = (performance.now() - started) / 30;
+  out.parity = { oracle_bytes: bytes, file_ms: fileMs, localisations };
+  rows.push({ size, measure: `record_pnl_parity, oracle of ${(bytes / 2 ** 20).toFixed(2)} MiB (up to ${localisations.toLocaleString("en-US")} localisations)`, figure: `${ms(fileMs)} a verdict` });
+  const reads = out.reads as Record<string, unknown>;
+  await measureRead(t, size, "list_parity_verdicts (30 days)", "/api/v1/reports/parity-verdicts", "list_parity_verdicts", {}, reads);
+  await measureRead(t, size, "get_parity_verdict (with its oracle)", "/api/v1/reports/parity-verdicts/2026-11-20", "get_parity_verdict", { asOf: "2026-11-20" }, reads);
+  await measureRead(t, size, "list_parity_verdicts, an auditor's grant", "/api/v1/reports/parity-verdicts", "list_parity_verdicts", {}, reads, auditor);
 }
 
 /** A day's lines at the bank: seeded lines of known and unknown merchants, dated after the pull. */
@@ -476,8 +577,16 @@ function yardstickMs(): number {
 const yardstickBefore = yardstickMs();
 const stop = await startService();
 try {
-  for (const size of SIZES) await benchSize(size);
-  await benchManyTenants();
+  if (ONLY === "model-days") {
+    for (const size of SIZES) {
+      const out: Record<string, unknown> = {};
+      (results.sizes as Record<number, unknown>)[size] = out;
+      await benchModelDays(size, benchRules(200, 7), out);
+    }
+  } else {
+    for (const size of SIZES) await benchSize(size);
+    await benchManyTenants();
+  }
 } finally {
   await stop();
 }
@@ -491,8 +600,8 @@ console.log(line(["lines", "measure", "figure", "in-object", "ratio"]));
 console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
 for (const r of rows) console.log(line([r.size.toLocaleString("en-US"), r.measure, r.figure, r.inObject ?? "", r.ratio ?? ""]));
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-writeFileSync(join(ROOT, "bench/results/service.json"), JSON.stringify({ ...results, rows }, null, 2));
+writeFileSync(join(ROOT, `bench/results/service${ONLY ? `-${ONLY}` : ""}.json`), JSON.stringify({ ...results, rows }, null, 2));
 console.log(`\nlines delivered in ${ARRIVAL === "posted" ? "the order they post (ARRIVAL=posted)" : "random date order (ARRIVAL=shuffled)"}`);
 console.log(`the machine's yardstick (fixed JavaScript work, lower is faster): ${yardstick.before_ms.toFixed(0)} ms before, ${yardstick.after_ms.toFixed(0)} ms after`);
-console.log("written to bench/results/service.json");
+console.log(`written to bench/results/service${ONLY ? `-${ONLY}` : ""}.json`);
 process.exit(0);

@@ -15,7 +15,12 @@ import { toolBindings, type OpenApiDocument, type ToolBinding } from "./mcp/tool
 import { limitBodies, responseHeaders } from "./http/guards";
 import { limitAddresses } from "./limits/rate-limit";
 import { hooks } from "./messages/hooks";
+import { bankHooks } from "./banks/routes";
+import { bankPages } from "./pages/bank-routes";
+import { workspace } from "./pages/app/routes";
 import { pages } from "./pages/routes";
+import { accountPages } from "./pages/signup";
+import { sandboxLinkPages } from "./sandbox/link-pages";
 import { sandbox } from "./sandbox/routes";
 
 const VALIDATION_TARGETS: Record<string, string> = { json: "body", query: "query", param: "path" };
@@ -44,14 +49,21 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   });
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
+  app.route("/", accountPages);
+  app.route("/", bankPages);
+  // Before the rest of the sandbox, whose routes read JSON: the stand-in link page posts a form.
+  app.route("/sandbox", sandboxLinkPages);
+  app.route("/app", workspace);
   app.route("/sandbox", sandbox);
   app.route("/hooks", hooks);
+  app.route("/hooks", bankHooks);
   app.route("/docs", docs);
 
   app.notFound((c) => {
-    const allowed = allowedMethods(index, new URL(c.req.url).pathname);
+    const pathname = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(index, pathname);
     if (allowed.length > 0) {
-      const detail = `${c.req.method} is not served here; use ${allowed.join(" or ")}.`;
+      const detail = `${c.req.method} is not served here; use ${allowed.join(" or ")}.${c.req.method === "POST" ? verbsThatAdd(index, pathname) : ""}`;
       return problemResponse(new ApiError("method_not_allowed", detail).toProblem(), { allow: allowed.join(", ") });
     }
     return problemResponse(ApiError.notFound(`Nothing is served at ${new URL(c.req.url).pathname}; see /api/v1.`).toProblem());
@@ -85,12 +97,25 @@ function fromHono(error: HTTPException): ApiError {
   return new ApiError("internal_error", "Something went wrong on our side. It was logged; try again, and report the time of the request if it persists.");
 }
 
+const servedAt = (endpoint: Endpoint, pathname: string) => new RegExp(`^${endpoint.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname);
+
+/**
+ * For a POST to a collection's read (`POST /api/v1/rules`): the operations that add to it,
+ * each with its method and path (` To add to it, call create_rule (POST /api/v1/create-rule)
+ * or ...`); empty when the path lists nothing that can be added to.
+ */
+function verbsThatAdd(index: readonly Endpoint[], pathname: string): string {
+  const ids = index.filter((e) => servedAt(e, pathname)).flatMap((e) => e.addedBy);
+  const verbs = ids.map((id) => index.find((e) => e.operationId === id)).filter((e): e is Endpoint => e !== undefined);
+  if (verbs.length === 0) return "";
+  return ` To add to it, call ${verbs.map((e) => `${e.operationId} (${e.method.toUpperCase()} ${e.path})`).join(" or ")}.`;
+}
+
 /** The methods the index serves at a concrete path (empty when the path is unknown). */
 function allowedMethods(index: readonly Endpoint[], pathname: string): string[] {
   const methods = new Set<string>();
   for (const endpoint of index) {
-    const pattern = new RegExp(`^${endpoint.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    if (pattern.test(pathname)) methods.add(endpoint.method.toUpperCase());
+    if (servedAt(endpoint, pathname)) methods.add(endpoint.method.toUpperCase());
   }
   if (pathname === "/api/v1" || pathname === "/openapi.json") methods.add("GET");
   // Stateless Streamable HTTP: no stream to GET and no session to DELETE.

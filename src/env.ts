@@ -21,8 +21,16 @@ declare global {
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;
       AGGREGATOR_BASE_URL: string;
-      /** The spreadsheet API's base address (export pushes); empty = the public API. */
+      /** The spreadsheet API's base address (export pushes); empty = the public API (the sandbox's stand-in where the sandbox is on). */
       SPREADSHEET_API_BASE_URL: string;
+      /** The OAuth token endpoint refresh tokens are spent at; empty = Google's (the sandbox's stand-in where the sandbox is on). */
+      SPREADSHEET_OAUTH_TOKEN_URL: string;
+      /** The deployment's OAuth client for the spreadsheet API (destinations' refresh tokens are minted for it); its secret is a secret. */
+      SPREADSHEET_OAUTH_CLIENT_ID: string;
+      SPREADSHEET_OAUTH_CLIENT_SECRET?: string;
+      /** Secrets: the key spreadsheet destinations' tokens are sealed with (32 bytes, base64), and the one being rotated out. */
+      SPREADSHEET_TOKEN_KEY?: string;
+      SPREADSHEET_TOKEN_KEY_PREVIOUS?: string;
       /** Deployment switches, `on` by default; off, the read or verb answers 404. */
       TAXONOMY_READ: string;
       CATEGORY_VERBS: string;
@@ -49,6 +57,19 @@ declare global {
       /** Secrets: the aggregator's client credentials. */
       AGGREGATOR_CLIENT_ID?: string;
       AGGREGATOR_SECRET?: string;
+      /** The name the aggregator's link page shows the person connecting a bank. */
+      AGGREGATOR_CLIENT_NAME: string;
+      /**
+       * Secret: the keys the aggregator's access tokens are encrypted under at rest,
+       * `<key id>:<base64 of 32 bytes>`, several separated by commas; the first encrypts,
+       * any decrypts a token that names its id (src/banks/bank-tokens.ts).
+       */
+      BANK_TOKEN_KEY?: string;
+      /** The transactional mail API (empty = the public API) and the sender of the owner's mail. */
+      EMAIL_API_BASE_URL: string;
+      EMAIL_FROM: string;
+      /** Secret: the mail API's server token. */
+      EMAIL_API_TOKEN?: string;
     }
   }
 }

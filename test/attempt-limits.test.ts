@@ -253,7 +253,7 @@ describe("sign-in pages", () => {
     expect(await refusal!.text()).toContain("Too many failed sign-in attempts from this client");
     const owner = await post("/signin", { tenant: t.tenant, password: PASSWORD }, { "cf-connecting-ip": address, cookie: device });
     expect(owner.status).toBe(303);
-    expect(owner.headers.get("location")).toBe("/settings");
+    expect(owner.headers.get("location")).toBe("/app/review");
   });
 
   it("take the texted code from a new browser while many guesses come in", async () => {

@@ -2,7 +2,8 @@
  * Section 5 of the document, for every endpoint in the index: 401 for no, a forged, an
  * expired or a revoked credential; 403 with its reason for a read-only token on a write,
  * a bearer token on a session-only endpoint, anything but a live grant on the auditor view
- * (a revoked or an expired grant named as such) and a grant token anywhere else; sessions
+ * (a revoked or an expired grant named as such) and a grant token anywhere but the auditor
+ * view and the parity verdicts, which it reads beside the owner's credentials; sessions
  * need a same-origin Origin on writes; the tenant and the actor come from the credential.
  * Then the pages that issue credentials: /signin, /signout and /settings.
  */
@@ -12,6 +13,7 @@ import { confirmGrant } from "../src/auth/grants";
 import { startSession } from "../src/auth/sessions";
 import { findTenant } from "../src/auth/tenants";
 import { mintToken, revokeToken, verifyToken } from "../src/auth/tokens";
+import { CREDENTIAL_RULES } from "../src/auth/caller";
 import { endpoints } from "../src/endpoints/index";
 import { api, BASE, concretePath, createTenant, grantAuditor, outbox, ro, rw, session, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -26,8 +28,9 @@ async function expiredGrantToken(t: SandboxTenant): Promise<string> {
 
 /**
  * The exact status a credential the rule lets through gets for the matrix's request (the
- * path's example values, `{}` as a write's body) on a tenant with no lines: 400 where the
- * body needs fields, 404 where the path names a line, else the operation's success.
+ * path's example values, no query, `{}` as a write's body) on a tenant with no lines: 400
+ * where the body or the query needs fields, 404 where the path names a line, else the
+ * operation's success.
  */
 const PAST_THE_CHECK: Record<string, number> = {
   adjudicate: 400,
@@ -38,12 +41,15 @@ const PAST_THE_CHECK: Record<string, number> = {
   create_rule: 400,
   create_rules: 400,
   explain_transaction: 404,
+  get_books_currency: 200,
   export_books: 200,
   get_export: 200,
+  get_connection: 404,
   get_export_file: 200,
   get_me: 200,
   get_messages: 200,
   get_meter: 200,
+  get_parity_verdict: 404,
   get_pnl_rolling: 200,
   get_transaction: 404,
   get_usage: 200,
@@ -53,7 +59,10 @@ const PAST_THE_CHECK: Record<string, number> = {
   list_auditor_grants: 200,
   list_categories: 200,
   list_category_taxonomy: 200,
+  list_connections: 200,
   list_exceptions: 200,
+  list_parity_verdicts: 200,
+  list_pnl_transactions: 400,
   list_rules: 200,
   list_sync_history: 200,
   list_transactions: 200,
@@ -63,6 +72,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   retire_rule: 400,
   revoke_auditor_grant: 400,
   run_rules: 200,
+  set_books_currency: 400,
   sync_now: 202,
 };
 
@@ -87,7 +97,7 @@ describe("every endpoint's credential rule", () => {
     revokedToken = toRevoke.token;
   });
 
-  for (const e of endpoints) {
+  for (const e of endpoints.filter((e) => e.credential !== "public")) {
     const call = (credential: Parameters<typeof api>[0], headers: Record<string, string> = {}) =>
       api(credential, concretePath(e.path), { method: e.method.toUpperCase(), headers, ...(e.method === "post" ? { body: {} } : {}) });
 
@@ -114,15 +124,17 @@ describe("every endpoint's credential rule", () => {
       expect((await call({ bearer: revokedToken })).body).toMatchObject({ status: 401, code: "credential_refused" });
     });
 
-    it(`${e.operationId}: a revoked or an expired grant's token is 403 ${e.credential === "auditor" ? "grant_revoked / grant_expired" : "auditor_scope"}`, async () => {
-      const [revoked, expired] = e.credential === "auditor" ? ["grant_revoked", "grant_expired"] : ["auditor_scope", "auditor_scope"];
+    const grantReaches = CREDENTIAL_RULES[e.credential].grant !== "refused";
+    it(`${e.operationId}: a revoked or an expired grant's token is 403 ${grantReaches ? "grant_revoked / grant_expired" : "auditor_scope"}`, async () => {
+      const [revoked, expired] = grantReaches ? ["grant_revoked", "grant_expired"] : ["auditor_scope", "auditor_scope"];
       expect((await call({ bearer: revokedGrantToken })).body).toMatchObject({ status: 403, code: revoked });
       expect((await call({ bearer: expiredGrant })).body).toMatchObject({ status: 403, code: expired });
     });
 
     // Which credentials each rule lets past the credential check, and the refusal of the others.
-    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [] }[e.credential];
-    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only" }[e.credential];
+    const rule = e.credential as Exclude<typeof e.credential, "public">;
+    const passes: string[] = { read: ["session", "rw", "ro"], write: ["session", "rw"], session: ["session"], auditor: [], read_or_grant: ["session", "rw", "ro"] }[rule];
+    const refusal = { read: "", write: "read_only_token", session: "session_only", auditor: "auditor_only", read_or_grant: "" }[rule];
     for (const [name, credential] of [["session", session], ["rw", rw], ["ro", ro]] as const) {
       const allowed = passes.includes(name);
       it(`${e.operationId}: ${name === "rw" ? "a read-write token" : name === "ro" ? "a read-only token" : "a session"} ${allowed ? `gets past the credential check: ${PAST_THE_CHECK[e.operationId]}` : `is 403 ${refusal}`}`, async () => {
@@ -132,10 +144,16 @@ describe("every endpoint's credential rule", () => {
       });
     }
 
-    if (e.credential !== "auditor") {
+    if (CREDENTIAL_RULES[e.credential].grant === "refused") {
       it(`${e.operationId}: an auditor grant token is 403 auditor_scope`, async () => {
         const answer = await call({ bearer: auditorToken });
         expect(answer.body).toMatchObject({ status: 403, code: "auditor_scope" });
+      });
+    }
+    if (CREDENTIAL_RULES[e.credential].grant === "also") {
+      it(`${e.operationId}: a live auditor grant token gets past the credential check: ${PAST_THE_CHECK[e.operationId]}`, async () => {
+        const answer = await call({ bearer: auditorToken });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(PAST_THE_CHECK[e.operationId]);
       });
     }
 
@@ -149,9 +167,35 @@ describe("every endpoint's credential rule", () => {
     }
   }
 
-  it("knows the status past the check of every operation a personal credential reaches", () => {
-    expect(Object.keys(PAST_THE_CHECK).sort()).toEqual(endpoints.filter((e) => e.credential !== "auditor").map((e) => e.operationId).sort());
+  it("lets a grant reach the auditor view and the parity verdicts, reads all, and nothing else", () => {
+    const reached = endpoints.filter((e) => CREDENTIAL_RULES[e.credential].grant !== "refused");
+    expect(reached.map((e) => e.operationId).sort()).toEqual(["get_auditor_view", "get_parity_verdict", "list_parity_verdicts"]);
+    for (const e of reached) expect(e.access, e.operationId).toBe("read");
   });
+
+  it("knows the status past the check of every operation a personal credential reaches", () => {
+    expect(Object.keys(PAST_THE_CHECK).sort()).toEqual(endpoints.filter((e) => e.credential !== "auditor" && e.credential !== "public").map((e) => e.operationId).sort());
+  });
+
+  // A public operation reads no credential: none, a forged one, a grant's, a read-only token or
+  // a session from another origin all reach its input check (an empty body is 400, never 401 or 403).
+  for (const e of endpoints.filter((e) => e.credential === "public")) {
+    it(`${e.operationId}: public, whatever credential is sent or none`, async () => {
+      const sent: [string, Parameters<typeof api>[0], Record<string, string>][] = [
+        ["none", undefined, {}],
+        ["a forged token", { bearer: "lat.0000000000000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, {}],
+        ["a malformed header", undefined, { authorization: "Basic dXNlcjpwYXNz" }],
+        ["a grant's token", { bearer: auditorToken }, {}],
+        ["a read-only token", ro(t), {}],
+        ["a session from another origin", session(t), { origin: "https://evil.example" }],
+      ];
+      for (const [what, credential, headers] of sent) {
+        const answer = await api(credential, e.path, { method: "POST", headers: { "cf-connecting-ip": "203.0.113.77", ...headers }, body: {} });
+        expect(answer.status, what).toBe(400);
+        expect(answer.body.code, what).toBe("invalid_request");
+      }
+    });
+  }
 
   it("records the actor from the credential", async () => {
     expect((await api(session(t), "/api/v1/me")).body.auth).toEqual({
@@ -205,7 +249,7 @@ describe("the pages that issue credentials", () => {
   async function signIn(): Promise<string> {
     const answer = await SELF.fetch(`${BASE}/signin`, form({ tenant: t.tenant, password }, { origin: BASE }));
     expect(answer.status).toBe(303);
-    expect(answer.headers.get("location")).toBe("/settings");
+    expect(answer.headers.get("location")).toBe("/app/review");
     const cookie = answer.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^svc_session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain("HttpOnly");

@@ -1,13 +1,14 @@
 /**
  * The daily parity run: each tenant's oracle, set on /settings, is fetched and the day's
- * verdict filed; a failing source is recorded on its tenant and never stops the others.
+ * verdict filed; a failing source is recorded on its tenant and never stops the others; a
+ * mismatch is read back with its source, and the owner is told of it.
  */
 import { env, SELF } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runTenantDay } from "../src/cron/daily";
 import { lastOracleRun } from "../src/index-db/oracle";
-import { api, BASE, CHECKING, createTenant, deliver, judge, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
+import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, outbox, ro, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Saves a tenant's oracle through the /settings form, as a person would. */
 async function setOracle(t: SandboxTenant, url: string, secret = ""): Promise<Response> {
@@ -28,6 +29,16 @@ describe("the daily parity run", () => {
   oracle.get("/good.json", (c) => (seen.push({ path: c.req.path, authorization: c.req.header("authorization") ?? null }), c.json(report)));
   oracle.get("/down.json", (c) => c.text("upstream exploded", 500));
   oracle.get("/card.md", (c) => c.text("## P&L\nRevenue: $500.00"));
+  // The books' own report with the sale 50.00 short: an AMOUNT_DIFF in both windows.
+  oracle.get("/drift.json", (c) => {
+    const drifted = structuredClone(report) as any;
+    for (const window of ["7d", "30d"]) {
+      const sections = drifted.windows[window].sections;
+      sections.revenue.lines[0].transactions[0].amount_cents -= 5000;
+      for (const name of ["revenue", "gross_margin", "net_income"]) sections[name].current -= 5000;
+    }
+    return c.json(drifted);
+  });
   const fetchOracle: typeof fetch = async (input, init) => oracle.fetch(new Request(input, init));
 
   beforeAll(async () => {
@@ -76,6 +87,29 @@ describe("the daily parity run", () => {
     const none = await createTenant();
     expect(await runDay("2026-11-22T11:00:00Z", [none])).toEqual(["no-source"]);
     expect(await lastOracleRun(env.INDEX_DB, none.tenant)).toBeUndefined();
+  });
+
+  it("files a mismatch naming its source, and tells the owner in the thread and by text", async () => {
+    const drifting = await createTenant();
+    await deliver(drifting.tenant, { accounts: [CHECKING], added: [txn("s", { name: "SALE", amount: -500, date: "2026-11-19" })] });
+    await syncNow(drifting);
+    await api(rw(drifting), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } });
+    await judge(drifting, (await api(rw(drifting), "/api/v1/transactions")).body.rows[0].src_id, "Sales");
+    expect((await setOracle(drifting, "https://oracle.test/drift.json?key=k1")).status).toBe(200);
+
+    expect(await runDay("2026-11-21T11:00:00Z", [drifting])).toEqual(["filed"]);
+    const { verdict } = (await api(ro(drifting), "/api/v1/reports/parity-verdicts/2026-11-20")).body;
+    expect(verdict).toMatchObject({ revision: 1, match: false, deltas: { "7d.revenue": 5000, "30d.revenue": 5000 }, unexplained: [] });
+    expect(verdict.localisations.map((l: any) => [l.kind, l.window])).toEqual([["AMOUNT_DIFF", "30d"], ["AMOUNT_DIFF", "7d"]]);
+    // Its source, without the query its key sits in, and the report as the oracle sent it.
+    expect(verdict.oracle).toMatchObject({ source: "daily", url: "https://oracle.test/drift.json", filed_by: "cron:daily-parity" });
+    expect(verdict.oracle.report.windows["7d"].sections.revenue.current).toBe(45000);
+    expect(JSON.stringify(verdict)).not.toContain("k1");
+
+    const notice = (await api(ro(drifting), "/api/v1/messages")).body.messages[0];
+    expect(notice.body).toMatch(/^Parity mismatch on 2026-11-20 \(revision 1, daily oracle\): .* 2 lines explain the differences\. /);
+    const texted = await eventually("the notice texted", async () => (await outbox(drifting)).find((m) => m.body === notice.body));
+    expect(texted.to).toBe("+15555550100");
   });
 
   it("refuses an oracle address that is not https, and a form from another origin", async () => {

@@ -14,6 +14,19 @@ describe("the endpoint index", () => {
     expect(new Set(endpoints.map((e) => `${e.method} ${e.path}`)).size).toBe(endpoints.length);
   });
 
+  it("names, for a POST to a collection's read, writes of the index that its description names too", () => {
+    const naming = endpoints.filter((e) => e.addedBy.length > 0);
+    expect(naming.map((e) => e.operationId).sort()).toEqual(["list_categories", "list_category_taxonomy", "list_rules"]);
+    for (const e of naming) {
+      expect(e.access, e.operationId).toBe("read");
+      for (const id of e.addedBy) {
+        const verb = endpoints.find((x) => x.operationId === id);
+        expect(verb, `${e.operationId} names ${id}`).toMatchObject({ method: "post", access: "write" });
+        expect(e.description, e.operationId).toContain(`${id} (POST ${verb!.path})`);
+      }
+    }
+  });
+
   it("holds the books, feed and credential endpoints of the document", () => {
     expect(endpoints.map((e) => e.operationId)).toEqual(
       expect.arrayContaining(["get_me", "list_transactions", "get_transaction", "list_accounts", "list_sync_history", "sync_now", "get_visibility", "get_usage"]),
@@ -27,7 +40,7 @@ describe("the endpoint index", () => {
     expect(description.endpoints.map((e: any) => key(e.method, e.path, e.operation_id)).sort()).toEqual(fromIndex);
     for (const e of description.endpoints) {
       expect(e.summary).toBeTruthy();
-      expect(["read", "write", "session", "auditor"]).toContain(e.credential);
+      expect(["read", "write", "session", "auditor", "read_or_grant", "public"]).toContain(e.credential);
       expect(e.credential_rule).toBeTruthy();
     }
   });
@@ -41,13 +54,16 @@ describe("the endpoint index", () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         operations.push(key(method, path, op.operationId));
-        expect(op.security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
+        const isPublic = endpoints.find((e) => e.operationId === op.operationId)?.credential === "public";
+        // A public operation needs no security; every other takes a bearer token or a session.
+        expect(op.security).toEqual(isPublic ? [] : [{ bearerToken: [] }, { sessionCookie: [] }]);
         const answers = endpoints.find((e) => e.operationId === op.operationId)?.answers;
         for (const [status, response] of Object.entries<any>(op.responses)) {
           const media = Number(status) >= 400 ? ["application/problem+json"] : answers === "file" ? ["text/csv", "text/plain"] : ["application/json"];
           expect(Object.keys(response.content), `${op.operationId} ${status}`).toEqual(media);
         }
-        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "500"]));
+        if (isPublic) expect(Object.keys(op.responses)).not.toContain("401");
+        else expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "500"]));
       }
     }
     expect(operations.sort()).toEqual(fromIndex);
@@ -94,11 +110,11 @@ describe("the endpoint index", () => {
     expect(undescribed).toEqual([]);
   });
 
-  it("routes every endpoint it lists (a call without a credential reaches the credential check)", async () => {
+  it("routes every endpoint it lists (a call without a credential reaches the credential check, or a public one's input check)", async () => {
     for (const e of endpoints) {
       const path = concretePath(e.path);
       const answer = await SELF.fetch(`${BASE}${path}`, { method: e.method.toUpperCase() });
-      expect(answer.status, e.operationId).toBe(401);
+      expect(answer.status, e.operationId).toBe(e.credential === "public" ? 400 : 401);
     }
   });
 });

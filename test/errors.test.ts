@@ -43,6 +43,28 @@ describe("problem+json for every failure", () => {
     expect((await api(rw(t), "/api/v1/sync-now")).headers.get("allow")).toBe("POST");
   });
 
+  it("a POST to the rulebook or the categories is 405 naming the verbs that add to them, and adds nothing", async () => {
+    const rule = { rule_key: "coffee", match_kind: "description_exact", match_value: "COFFEE", category: "Meals" };
+    const rules = await api(rw(t), "/api/v1/rules", { method: "POST", body: rule });
+    expectProblem(rules, 405, "method_not_allowed");
+    expect(rules.headers.get("allow")).toBe("GET");
+    expect(rules.body.detail).toBe(
+      "POST is not served here; use GET. To add to it, call create_rule (POST /api/v1/create-rule) or create_rules (POST /api/v1/create-rules).",
+    );
+    for (const path of ["/api/v1/categories", "/api/v1/taxonomy"]) {
+      const categories = await api(rw(t), path, { method: "POST", body: { name: "Meals", header: "expense" } });
+      expectProblem(categories, 405, "method_not_allowed");
+      expect(categories.headers.get("allow")).toBe("GET");
+      expect(categories.body.detail).toContain("call create_category (POST /api/v1/new-category) or create_categories (POST /api/v1/new-categories).");
+    }
+    // Whatever the credential (none at all included): the path is not served for POST.
+    expect((await api(undefined, "/api/v1/rules", { method: "POST", body: rule })).body.detail).toContain("create_rule (POST /api/v1/create-rule)");
+    expect((await api(rw(t), "/api/v1/rules")).body.rules).toEqual([]);
+    expect((await api(rw(t), "/api/v1/taxonomy")).body.categories.map((c: any) => c.name)).not.toContain("Meals");
+    // Another method names no verb: the hint is for a guess at a REST create.
+    expect((await api(rw(t), "/api/v1/rules", { method: "DELETE" })).body.detail).toBe("DELETE is not served here; use GET.");
+  });
+
   it("a validation failure lists every failing field", async () => {
     const query = await api(rw(t), "/api/v1/transactions?page=0&per_page=abc&from=2026-13-45");
     expectProblem(query, 400, "invalid_request");

@@ -1,7 +1,7 @@
 /** Every answer's guards: bounded bodies (413 before parsing) and the headers browsers obey. */
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HSTS, MAX_BODY_BYTES, PAGE_CSP } from "../src/http/guards";
+import { HSTS, MAX_BODY_BYTES, PAGE_CSP, WORKSPACE_CSP } from "../src/http/guards";
 import { api, BASE, createTenant, rw, session, type SandboxTenant } from "./fixtures/sandbox";
 
 describe("request bodies", () => {
@@ -97,5 +97,17 @@ describe("response headers", () => {
     expect(PAGE_CSP).toContain("frame-ancestors 'none'");
     expect(PAGE_CSP).not.toContain("script-src");
     expect(await page.text()).not.toContain("<script");
+  });
+
+  it("put the workspace under a CSP that runs this origin's own scripts and nothing inline", async () => {
+    const page = await SELF.fetch(`${BASE}/app/review`, { headers: { cookie: `svc_session=${session(t).session}` } });
+    expect(page.headers.get("content-security-policy")).toBe(WORKSPACE_CSP);
+    expect(WORKSPACE_CSP).toContain("script-src 'self'");
+    expect(WORKSPACE_CSP).toContain("frame-ancestors 'none'");
+    expect(WORKSPACE_CSP).not.toContain("unsafe-inline");
+    expect(WORKSPACE_CSP).not.toContain("unsafe-eval");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc="\/app\/assets\/)/);
+    expect(html).not.toMatch(/<style|\sstyle="|\son[a-z]+="/);
   });
 });

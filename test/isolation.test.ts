@@ -1,13 +1,15 @@
 /**
  * Isolation between tenants. The tenant is always the credential's, so another tenant's
- * line, rule, export, grant or grant request is addressed through the caller's own empty
- * books: every such address is 404, with every credential that passes the rule, and no
- * read of any kind (its own books, the auditor view, the grants) carries a word of the
- * neighbour's.
+ * line, rule, export, verdict, grant or grant request is addressed through the caller's own
+ * empty books: every such address is 404, with every credential that passes the rule (an
+ * auditor grant token of the neighbour's included, where a grant reads), and no read of
+ * any kind (its own books, the auditor view, the verdicts, the grants) carries a word of
+ * the neighbour's.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { CREDENTIAL_RULES } from "../src/auth/caller";
 import { endpoints } from "../src/endpoints/index";
-import { api, CHECKING, createTenant, deliver, grantAuditor, judge, outbox, rw, ro, session, syncNow, txn, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
+import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, linkSandboxBank, outbox, rw, ro, session, syncNow, txn, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Every word tenant A owns carries this, so a leak of any field is a substring away. */
 const MARK = "zebramark";
@@ -18,10 +20,13 @@ interface Resources {
   exportId: number;
   grantId: number;
   requestId: number;
+  connectionId: number;
+  verdictDay: string;
 }
 
 let owner: SandboxTenant;
 let neighbour: SandboxTenant;
+let neighbourAuditor: string;
 let owned: Resources;
 
 beforeAll(async () => {
@@ -49,8 +54,30 @@ beforeAll(async () => {
   // A second offer, left unconfirmed: its request is the owner's too.
   const pending = await api(session(owner), "/api/v1/auditor/grants", { method: "POST", body: { ...VIEWER, viewer_name: `${MARK} second` } });
   await outbox(owner);
-  owned = { lineId, ruleKey, exportId: exported.body.export_id, grantId: grant.grant.grant_id, requestId: pending.body.request_id };
+  // A bank of the owner's past the one the neighbour also has (each has its sandbox bank as connection 1).
+  const connectionId = await linkSandboxBank(owner);
+  expect(connectionId).toBeGreaterThan(1);
+  // A verdict against an oracle that has a sale of the mark's the books lack: a mismatch, localised by name.
+  const oracle = (await api(rw(owner), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+  const sale = { side: "A", src_id: 999999, posted_on: "2026-11-17", description: `${MARK} cash sale`, amount_cents: 5000, period: "current" };
+  oracle.windows["7d"].sections.revenue.lines.push({ category: `${MARK} sales`, current: 5000, prior: 0, sign: 1, transactions: [sale] });
+  oracle.windows["7d"].sections.revenue.current += 5000;
+  const filed = await api(rw(owner), "/api/v1/reports/pnl-parity", { method: "POST", body: { oracle } });
+  expect(filed.status, JSON.stringify(filed.body)).toBe(200);
+  expect(filed.body.verdict.match).toBe(false);
+  // Its notice is texted by the job queue: wait for it, so nothing of the owner's is still moving.
+  await eventually("the mismatch notice texted", async () => ((await outbox(owner)).some((m) => m.body.startsWith("Parity mismatch")) ? true : undefined));
+  owned = { lineId, ruleKey, exportId: exported.body.export_id, grantId: grant.grant.grant_id, requestId: pending.body.request_id, connectionId, verdictDay: "2026-11-20" };
+  neighbourAuditor = (await grantAuditor(neighbour)).token;
 });
+
+/** The credentials of the neighbour's that pass an operation's rule. */
+function neighbourCredentials(e: (typeof endpoints)[number]): { bearer?: string; session?: string }[] {
+  if (e.credential === "auditor") return [{ bearer: neighbourAuditor }];
+  if (e.credential === "session") return [session(neighbour)];
+  const own = e.access === "write" ? [rw(neighbour), session(neighbour)] : [rw(neighbour), ro(neighbour), session(neighbour)];
+  return CREDENTIAL_RULES[e.credential].grant === "also" ? [...own, { bearer: neighbourAuditor }] : own;
+}
 
 /** Every way to name one of the owner's resources, as the neighbour would send it. */
 function addressing(r: Resources): [string, string, string, unknown][] {
@@ -67,6 +94,8 @@ function addressing(r: Resources): [string, string, string, unknown][] {
     ["get_export_file", "GET", `/api/v1/exports/${r.exportId}/transactions.csv`, undefined],
     ["confirm_auditor_grant", "POST", `/api/v1/auditor/grants/${r.requestId}/confirm`, { code: "123456", ...VIEWER, viewer_name: `${MARK} second` }],
     ["revoke_auditor_grant", "POST", `/api/v1/auditor/grants/${r.grantId}/revoke`, undefined],
+    ["get_connection", "GET", `/api/v1/connections/${r.connectionId}`, undefined],
+    ["get_parity_verdict", "GET", `/api/v1/reports/parity-verdicts/${r.verdictDay}`, undefined],
   ];
 }
 
@@ -80,9 +109,8 @@ describe("another tenant's resources", () => {
   it("are 404 to every credential of the neighbour that passes the rule, and exist for the owner", async () => {
     for (const [op, method, path, body] of addressing(owned)) {
       const e = endpoints.find((x) => x.operationId === op)!;
-      const credentials = e.credential === "session" ? [session] : e.access === "write" ? [rw, session] : [rw, ro, session];
-      for (const credential of credentials) {
-        const answer = await api(credential(neighbour), path, { method, body });
+      for (const credential of neighbourCredentials(e)) {
+        const answer = await api(credential, path, { method, body });
         expect(answer.status, `${op} as the neighbour: ${JSON.stringify(answer.body)}`).toBe(404);
         expect(answer.headers.get("content-type"), op).toBe("application/problem+json");
         // The answer may repeat what the neighbour sent (a key it named), and nothing else of the owner's.
@@ -100,17 +128,22 @@ describe("another tenant's resources", () => {
 
 describe("the neighbour's reads", () => {
   it("carry no word of the owner's, through any read operation and any credential", async () => {
-    const { token: neighbourAuditor } = await grantAuditor(neighbour);
     const reads = endpoints.filter((e) => e.method === "get" && !e.path.includes("{"));
+    // The query a read cannot go without, at its widest.
+    const needs: Record<string, string> = { list_pnl_transactions: "?window=30d&section=unknown_label" };
     for (const e of reads) {
-      const credentials = e.credential === "auditor" ? [{ bearer: neighbourAuditor }] : e.credential === "session" ? [session(neighbour)] : [rw(neighbour), ro(neighbour), session(neighbour)];
-      for (const credential of credentials) {
-        const answer = await api(credential, e.path);
+      for (const credential of neighbourCredentials(e)) {
+        const answer = await api(credential, `${e.path}${needs[e.operationId] ?? ""}`);
         expect(answer.status, `${e.operationId}: ${JSON.stringify(answer.body)}`).toBe(200);
         expect(JSON.stringify(answer.body).toLowerCase(), e.operationId).not.toContain(MARK);
       }
     }
     // The owner's own reads do carry the mark: the check above can find it.
     expect(JSON.stringify((await api(rw(owner), "/api/v1/transactions")).body)).toContain(MARK);
+    expect(JSON.stringify((await api(rw(owner), "/api/v1/reports/parity-verdicts/2026-11-20")).body)).toContain(MARK);
+    // The neighbour's own history is empty, to every credential that reads it.
+    for (const credential of [rw(neighbour), { bearer: neighbourAuditor }]) {
+      expect((await api(credential, "/api/v1/reports/parity-verdicts")).body).toMatchObject({ verdicts: [], total: 0 });
+    }
   });
 });

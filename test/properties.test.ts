@@ -180,7 +180,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
     const humansAfter = humanSeqs();
     for (const [seq, fact] of humansBefore) expect(humansAfter.get(seq)).toEqual(fact);
 
-    expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+    expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
     // The exceptions, read through the queue's own index, are relation C's undecided side-A
     // lines in books or pending, as derived from the facts, in list order.
     const queue = db.all<{ id: number }>(sql`SELECT src_id AS id FROM c_rows_derived

@@ -203,7 +203,8 @@ describe("the settings forms hold the same rules", () => {
     const refusals: [string, Record<string, string>, string][] = [
       ["/settings/tokens", { label: "my script\u0000", scope: "read_only" }, "The label contains the control character U+0000 (NUL) at position 9."],
       ["/settings/grants", { viewer_name: "Dana\u001b[2J", viewer_channel: "+15555550123" }, "The viewer&#39;s name contains the control character U+001B (ESC) at position 4."],
-      ["/settings/destinations", { spreadsheet_id: "abc", sheet: "Books\t", access_token: "ya29.token" }, "The sheet contains the control character U+0009 (TAB) at position 5."],
+      ["/settings/destinations", { spreadsheet_id: "abc", sheet: "Books\t", refresh_token: "1//refresh" }, "The sheet contains the control character U+0009 (TAB) at position 5."],
+      ["/settings/destinations", { spreadsheet_id: "abc", sheet: "Books", refresh_token: "1//refresh\u0007" }, "The refresh token contains the control character U+0007 (BEL) at position 10."],
       ["/settings/oracle", { url: "https://reports.example.com/\npnl.json", secret: "" }, "The address contains the control character U+000A (LF) at position 28."],
       ["/settings/oracle", { url: "https://reports.example.com/pnl.json", secret: "s3cret\u0085" }, "The bearer secret contains the control character U+0085 (NEL) at position 6."],
     ];

@@ -15,7 +15,20 @@ const inObjectBody = z.object({
   read: z.enum(IN_OBJECT_READS),
   args: z
     .object({
-      filter: z.object({ from: z.string().optional(), to: z.string().optional(), cat: z.string().optional(), q: z.string().optional() }).optional(),
+      filter: z
+        .object({
+          from: z.string().optional(),
+          to: z.string().optional(),
+          cat: z.string().optional(),
+          q: z.string().optional(),
+          minCents: z.number().int().min(0).optional(),
+          maxCents: z.number().int().min(0).optional(),
+          engine: z.enum(["human", "rule", "model", "tail", "none"]).optional(),
+        })
+        .optional(),
+      rule: z
+        .object({ rule_key: z.string(), match_kind: z.enum(["description_exact", "description_regex", "amount_sign"]), match_value: z.string(), category: z.string() })
+        .optional(),
       page: z.number().int().min(1).optional(),
       perPage: z.number().int().min(1).max(100).optional(),
       asOf: z.string().optional(),

@@ -21,6 +21,10 @@ import m0018 from './0018_model_counts.sql';
 import m0019 from './0019_model_calibration.sql';
 import m0020 from './0020_exceptions_queue.sql';
 import m0021 from './0021_model_evidence.sql';
+import m0022 from './0022_bank_items.sql';
+import m0023 from './0023_bank_items_append_only.sql';
+import m0024 from './0024_parity_oracle_url.sql';
+import m0025 from './0025_relation_c_days_and_currency.sql';
 
   export default {
     journal,
@@ -46,7 +50,11 @@ m0017,
 m0018,
 m0019,
 m0020,
-m0021
+m0021,
+m0022,
+m0023,
+m0024,
+m0025
     }
   }
   

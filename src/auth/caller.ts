@@ -11,7 +11,7 @@ import { verifyToken, type TokenScope } from "./tokens";
 
 export interface Caller {
   tenant: TenantRecord;
-  /** `auditor`: an auditor grant token, which reads the auditor view and nothing else. */
+  /** `auditor`: an auditor grant token, which reads the auditor view and the parity verdicts, nothing else. */
   kind: "session" | "token" | "auditor";
   scope: TokenScope;
   /** The token's key id; null for a session. */
@@ -25,23 +25,45 @@ export interface Caller {
 }
 
 /** How an endpoint may be reached: one of CREDENTIAL_RULES. */
-export type CredentialRule = "read" | "write" | "session" | "auditor";
+export type CredentialRule = "read" | "write" | "session" | "auditor" | "read_or_grant" | "public";
+
+interface RuleText {
+  who: string;
+  refused: readonly ErrorCode[];
+  /** What an auditor grant token gets: refused (`auditor_scope`), let in as well as the tenant's own credentials, or the only one let in. */
+  grant: "refused" | "also" | "only";
+}
 
 /**
  * The credential rules, written once: who may call an endpoint under each, and the 403s
  * the others get (`checkRule` applies them; the OpenAPI document, /api/v1 and the tool
- * face describe them from here). An auditor grant token is refused by every rule but
- * `auditor`; a session's state-changing request must come from this origin.
+ * face describe them from here). An auditor grant token reaches what `auditor` (the
+ * auditor view) and `read_or_grant` (the parity verdicts) let it, and nothing else; a
+ * session's state-changing request must come from this origin.
  */
-export const CREDENTIAL_RULES: Record<CredentialRule, { who: string; refused: readonly ErrorCode[] }> = {
-  read: { who: "any credential of the tenant's own: a session or a personal access token, read-only or read-write", refused: ["auditor_scope"] },
-  write: { who: "a session or a read-write personal access token", refused: ["read_only_token", "cross_origin", "auditor_scope"] },
+export const CREDENTIAL_RULES: Record<CredentialRule, RuleText> = {
+  read: { who: "any credential of the tenant's own: a session or a personal access token, read-only or read-write", refused: ["auditor_scope"], grant: "refused" },
+  write: { who: "a session or a read-write personal access token", refused: ["read_only_token", "cross_origin", "auditor_scope"], grant: "refused" },
   session: {
     who: "a browser session only, never a bearer token (so an auditor can never mint or renew its own grant)",
     refused: ["session_only", "cross_origin", "auditor_scope"],
+    grant: "refused",
   },
-  auditor: { who: "an auditor grant token, while its grant is live", refused: ["auditor_only", "grant_revoked", "grant_expired"] },
+  auditor: { who: "an auditor grant token, while its grant is live", refused: ["auditor_only", "grant_revoked", "grant_expired"], grant: "only" },
+  read_or_grant: {
+    who: "any credential of the tenant's own (a session or a personal access token, read-only or read-write), or an auditor grant token while its grant is live",
+    refused: ["grant_revoked", "grant_expired"],
+    grant: "also",
+  },
+  public: {
+    who: "anyone, with no credential (one sent is not read), limited per client address; not a tool on the tool face, whose tools act for the tenant of their token",
+    refused: [],
+    grant: "refused",
+  },
 };
+
+/** What an auditor grant token reaches, in words (its refusal elsewhere says so). */
+export const GRANT_REACH = "the auditor view (GET /api/v1/auditor/view) and the parity verdicts (GET /api/v1/reports/parity-verdicts...)";
 
 const refused = (detail: string) => new ApiError("credential_refused", detail);
 
@@ -72,21 +94,20 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
 
 /** Applies an endpoint's credential rule to a resolved caller. */
 export function checkRule(caller: Caller, rule: CredentialRule, request: Request, now: Date = new Date()): void {
+  const { grant } = CREDENTIAL_RULES[rule];
   if (caller.grant !== null) {
-    if (rule !== "auditor") {
-      throw new ApiError("auditor_scope", "An auditor grant token reads GET /api/v1/auditor/view and nothing else.");
-    }
+    if (grant === "refused") throw new ApiError("auditor_scope", `An auditor grant token reads ${GRANT_REACH}, and nothing else.`);
     if (caller.grant.revokedAt !== null) throw new ApiError("grant_revoked", `The owner revoked this grant on ${caller.grant.revokedAt}; a new look needs a new grant.`);
     if (Date.parse(caller.grant.expiresAt) <= now.getTime()) throw new ApiError("grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
     return;
   }
-  if (rule === "auditor") {
+  if (grant === "only") {
     throw new ApiError("auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
   }
   if (rule === "session" && caller.kind !== "session") {
     throw new ApiError("session_only", "This operation needs a browser session; bearer tokens are refused here.");
   }
-  if (rule === "read") return;
+  if (rule === "read" || rule === "read_or_grant") return;
   if (caller.kind === "token" && caller.scope === "read_only") {
     throw new ApiError("read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
   }

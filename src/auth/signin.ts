@@ -68,7 +68,8 @@ export async function signIn(env: Env, attempt: SignInAttempt & { password: stri
 
   const record = await findTenant(env.INDEX_DB, attempt.tenant);
   // Decided before the password is checked, so that the answer cannot depend on it.
-  const carrier = carrierFor(env, record ?? { id: attempt.tenant, smsEnabled: true });
+  // A tenant that enrolled no phone (a sign-up may leave it for later) can be texted no code: it waits instead.
+  const carrier = record?.phone === "" ? null : carrierFor(env, record ?? { id: attempt.tenant, smsEnabled: true });
   let coded = false;
   let tenantAt: number;
   if (carrier !== null) {

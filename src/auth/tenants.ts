@@ -1,29 +1,39 @@
-/** Tenants: sign-up and password sign-in. */
+/** Tenants: their rows in the index, and the password check of sign-in. */
 import { asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { ApiError } from "../errors";
 import type { Tier } from "../tiers";
 import { tenants } from "../index-db/schema";
 import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret } from "./crypto";
 
 export const TENANT_SLUG = /^[a-z0-9-]{3,40}$/;
 
-export interface SignUp {
+/** A tenant's row as sign-up writes it (src/auth/signup.ts makes the whole sign-up). */
+export interface NewTenantRow {
   tenant: string;
   tier: Tier;
   visibleFrom: string | null;
+  /** E.164, or "" when none was given (codes and replies then cannot be texted). */
   phone: string;
   smsEnabled: boolean;
   password: string;
+  businessName: string;
+  ownerEmail: string | null;
+  emailVerifiedAt: string | null;
+  termsAcceptedAt: string | null;
+  signupKeyHash: string | null;
 }
 
 export type TenantRecord = typeof tenants.$inferSelect;
 
-export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<void> {
-  const db = drizzle(d1);
+/**
+ * The tenant's row, its password hashed (PBKDF2, a random salt), as a statement for a D1
+ * batch (wrapped: a bare statement answered from an async function would run): it fails
+ * when the handle is taken.
+ */
+export async function insertTenantStatement(d1: D1Database, input: NewTenantRow, now: Date) {
   const salt = randomSecret(16);
   const passwordHash = await hashPassword(input.password, salt);
-  const inserted = await db
+  const statement = drizzle(d1)
     .insert(tenants)
     .values({
       id: input.tenant,
@@ -35,10 +45,13 @@ export async function signUp(d1: D1Database, input: SignUp, now: Date): Promise<
       passwordHash,
       passwordIterations: PASSWORD_ITERATIONS,
       createdAt: now.toISOString(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: tenants.id });
-  if (inserted.length === 0) throw new ApiError("tenant_taken", `The tenant name "${input.tenant}" is taken.`);
+      businessName: input.businessName,
+      ownerEmail: input.ownerEmail,
+      emailVerifiedAt: input.emailVerifiedAt,
+      termsAcceptedAt: input.termsAcceptedAt,
+      signupKeyHash: input.signupKeyHash,
+    });
+  return { statement };
 }
 
 /** The next `limit` tenant ids after `after` (from the first when null), in id order: a page of the daily fan-out. */

@@ -65,7 +65,10 @@ export async function revokeToken(d1: D1Database, tenantId: string, kid: string,
 
 /** A token's columns, then its tenant's, in the order the per-request read lists them. */
 const TOKEN_COLUMNS = ["kid", "tenant_id", "label", "scope", "secret_hash", "created_at", "expires_at", "revoked_at"] as const;
-const TENANT_COLUMNS = ["id", "tier", "visible_from", "phone", "sms_enabled", "password_salt", "password_hash", "password_iterations", "created_at"] as const;
+const TENANT_COLUMNS = [
+  "id", "tier", "visible_from", "phone", "sms_enabled", "password_salt", "password_hash", "password_iterations", "created_at",
+  "business_name", "owner_email", "email_verified_at", "terms_accepted_at", "signup_key_hash",
+] as const;
 /**
  * The token and its tenant in one read, as one raw statement: every authenticated request
  * makes it, and building it through drizzle cost more CPU than the read itself (about
@@ -78,7 +81,7 @@ type TokenRecord = typeof accessTokens.$inferSelect;
 
 function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecord } {
   const [kid, tenantId, label, scope, secretHash, createdAt, expiresAt, revokedAt, ...tenant] = values as [string, string, string, TokenScope, string, string, string, string | null, ...unknown[]];
-  const [id, tier, visibleFrom, phone, smsEnabled, passwordSalt, passwordHash, passwordIterations, tenantCreatedAt] = tenant;
+  const [id, tier, visibleFrom, phone, smsEnabled, passwordSalt, passwordHash, passwordIterations, tenantCreatedAt, businessName, ownerEmail, emailVerifiedAt, termsAcceptedAt, signupKeyHash] = tenant;
   return {
     kid,
     tenantId,
@@ -98,6 +101,11 @@ function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecor
       passwordHash: passwordHash as string,
       passwordIterations: passwordIterations as number,
       createdAt: tenantCreatedAt as string,
+      businessName: businessName as string | null,
+      ownerEmail: ownerEmail as string | null,
+      emailVerifiedAt: emailVerifiedAt as string | null,
+      termsAcceptedAt: termsAcceptedAt as string | null,
+      signupKeyHash: signupKeyHash as string | null,
     },
   };
 }

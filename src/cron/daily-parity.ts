@@ -1,7 +1,8 @@
 /**
  * The daily parity run, one tenant at a time (./daily fans the run out): for a tenant that
  * has set an oracle source on /settings, fetch the oracle's report and file the day's
- * verdict. A source that fails is recorded on that tenant (`oracle_runs`).
+ * verdict (a mismatch tells the owner in the thread, and by text where SMS is configured).
+ * A source that fails is recorded on that tenant (`oracle_runs`).
  */
 import { settle } from "../errors";
 import { findTenant } from "../auth/tenants";
@@ -11,6 +12,7 @@ import { ledgerOf, type Env } from "../env";
 import { oracleRanAt, oracleSourceOf, recordOracleRun } from "../index-db/oracle";
 import { faceFor } from "../ledger/face";
 import { fetchOracleReport, OracleError } from "../providers/oracle/http-oracle";
+import { ownerTextable } from "../messages/notices";
 
 export const CRON_ACTOR = "cron:daily-parity";
 
@@ -36,8 +38,9 @@ export async function runParityFor(env: Env, tenantId: string, now: Date, fetchI
     asOf = parsed.data.as_of ?? asOf;
     const tenant = await findTenant(env.INDEX_DB, tenantId);
     if (!tenant) return "no-source";
-    const filed = settle(await ledgerOf(env, tenant.id).recordParity(faceFor(tenant, now), asOf, parsed.data, null, CRON_ACTOR));
-    await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "filed", revision: filed.verdict!.revision, error: null });
+    const filing = { actor: CRON_ACTOR, oracleUrl: source.url, textOwner: ownerTextable(env, tenant) };
+    const { filed } = settle(await ledgerOf(env, tenant.id).recordParity(tenant.id, faceFor(tenant, now), asOf, parsed.data, null, filing));
+    await recordOracleRun(env.INDEX_DB, { tenantId, ranAt: now.toISOString(), asOf, status: "filed", revision: filed!.verdict.revision, error: null });
     return "filed";
   } catch (error) {
     const why = error instanceof OracleError ? error.message : "the parity run failed unexpectedly";

@@ -6,7 +6,9 @@
  * part is safe to repeat: a parity run already recorded for the scheduled time is not
  * run again, and the tail sends only lines still waiting.
  */
+import { purgeEmailLinks } from "../auth/owner-mail";
 import { purgeSessions } from "../auth/sessions";
+import { rewrapBankTokens } from "../banks/bank-tokens";
 import { tenantIdsAfter } from "../auth/tenants";
 import type { Env } from "../env";
 import type { DailyFanOutJob, DailyJob } from "../jobs/job";
@@ -18,11 +20,11 @@ export const FAN_OUT_PAGE = 1_000;
 /** The most messages one `sendBatch` takes. */
 const SEND_BATCH = 100;
 
-/** The cron's own work: queues the fan-out's first page and forgets ended sessions. */
-export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number }> {
+/** The cron's own work: queues the fan-out's first page and forgets ended sessions and lapsed emailed links. */
+export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number; emailLinksPurged: number }> {
   const first: DailyFanOutJob = { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null };
   await env.JOB_QUEUE.send(first);
-  return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt) };
+  return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt), emailLinksPurged: await purgeEmailLinks(env.INDEX_DB, scheduledAt) };
 }
 
 /** One page of the fan-out: a message for each of the page's tenants, then the next page while there may be one. Returns how many tenants it named. */
@@ -37,7 +39,7 @@ export async function fanOutDaily(env: Env, page: DailyFanOutJob, pageSize = FAN
 }
 
 /**
- * One tenant's day: the parity verdict, then the tail's batch run (lines deferred at or over
+ * One tenant's day: the parity verdict, its bank tokens re-encrypted under the newest key, then the tail's batch run (lines deferred at or over
  * the tenant's cap, or while no cap is known). A failing oracle is recorded on the tenant; a
  * failing tail leaves its lines for tomorrow. `options` let tests put fake outside parties in front.
  */
@@ -48,6 +50,11 @@ export async function runTenantDay(
   options: { tail?: TailClient | null; fetchOracle?: typeof fetch } = {},
 ): Promise<{ parity: ParityOutcome; tailCalls: number }> {
   const parity = await runParityFor(env, tenant, scheduledAt, options.fetchOracle);
+  try {
+    await rewrapBankTokens(env, tenant);
+  } catch (error) {
+    console.error(`the bank tokens of ${tenant} were not re-encrypted today:`, error);
+  }
   let tailCalls = 0;
   try {
     tailCalls = (await sendToTail(env, tenant, { now: scheduledAt, batch: true, client: options.tail })).calls;

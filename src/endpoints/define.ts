@@ -64,6 +64,12 @@ interface CommonSpec<P, Q, B> {
    * credential rule and the catalog).
    */
   errors?: Partial<Record<ErrorCode, string>>;
+  /**
+   * For a read that lists a collection: the operations (ids) that add to it. A POST to the
+   * read's own path, a guess at a REST create, is a 405 that names them, rather than a
+   * second name for one of them (one operation, one path, one tool). Say so in `description` too.
+   */
+  addedBy?: readonly string[];
 }
 
 /**
@@ -77,8 +83,26 @@ export class JsonAnswer<T> {
 }
 
 export interface EndpointSpec<P, Q, B, S extends Schema> extends CommonSpec<P, Q, B> {
-  success: { status: 200 | 202; description: string; schema: S };
+  success: { status: 200 | 201 | 202; description: string; schema: S };
   handler: (call: Call<P, Q, B>) => Promise<z.input<S> | JsonAnswer<z.input<S>>>;
+}
+
+/** A call to a public operation: no credential, so no caller, tenant or face. */
+export interface PublicCall<P, Q, B> {
+  env: Env;
+  now: Date;
+  origin: string;
+  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the public operations' limits. */
+  address: string | null;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export interface PublicEndpointSpec<P, Q, B, S extends Schema> extends Omit<CommonSpec<P, Q, B>, "credential"> {
+  method: "post";
+  success: { status: 200 | 201; description: string; schema: S };
+  handler: (call: PublicCall<P, Q, B>) => Promise<z.input<S>>;
 }
 
 /** A file the handler streams: its body, its media type and the name a browser saves it as. */
@@ -110,6 +134,8 @@ export interface Endpoint {
   idempotent: boolean;
   /** Every refusal it may answer (codes of the catalog). */
   refusals: ErrorCode[];
+  /** The operations that add to what this read lists (named by a POST to its path's 405). */
+  addedBy: readonly string[];
   route: RouteConfig;
   run: (c: Context<AppEnv>) => Promise<Response>;
 }
@@ -136,8 +162,10 @@ function refusalsOf(spec: CommonSpec<unknown, unknown, unknown>, access: "read" 
   const add = (code: ErrorCode, when: string = ERROR_CATALOG[code].when) => refusals.set(code, when);
   if (hasInput || access === "write") add("invalid_request");
   if (access === "write") add("malformed_json");
-  add("credential_missing");
-  add("credential_refused");
+  if (spec.credential !== "public") {
+    add("credential_missing");
+    add("credential_refused");
+  }
   for (const code of CREDENTIAL_RULES[spec.credential].refused) add(code);
   if (access === "write") {
     add("body_too_large");
@@ -179,6 +207,66 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
   });
 }
 
+/**
+ * An operation anyone may call, with no credential (the `public` rule): its route reads no
+ * credential and counts no credential's limit (the address limits still hold, and the
+ * handler applies the operation's own), and its document says it needs no security.
+ */
+export function definePublicEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
+  spec: PublicEndpointSpec<P, Q, B, S>,
+): Endpoint {
+  const common = { ...spec, credential: "public" as const };
+  const refusals = refusalsOf(common as CommonSpec<unknown, unknown, unknown>, "write");
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    security: [],
+    middleware: [requireDecodableQuery, requireJsonBody],
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.body ? { body: { required: spec.bodyRequired ?? true, content: { "application/json": { schema: spec.body } } } } : {}),
+    } as RouteConfig["request"],
+    responses: {
+      [spec.success.status]: { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } },
+      ...refusalResponses(refusals),
+    },
+  });
+  const run = async (c: Context<AppEnv>) => {
+    const valid = (target: string) => (c.req.valid as (t: string) => unknown)(target);
+    const call = {
+      env: c.env,
+      now: new Date(),
+      origin: new URL(c.req.url).origin,
+      address: clientAddress(c.req.raw, c.env),
+      params: spec.params ? valid("param") : undefined,
+      query: spec.query ? valid("query") : undefined,
+      body: spec.body ? valid("json") : undefined,
+    } as PublicCall<P, Q, B>;
+    const json = JSON.stringify(spec.success.schema.parse(await spec.handler(call)));
+    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
+  };
+  return {
+    operationId: spec.operationId,
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    credential: "public",
+    access: "write",
+    answers: "json",
+    idempotent: spec.idempotent === true,
+    refusals: [...refusals.keys()],
+    addedBy: [],
+    route,
+    run,
+  };
+}
+
 /** An endpoint that streams a file (text/csv and the like) instead of answering JSON. */
 export function defineDownload<P extends Schema | undefined, Q extends Schema | undefined>(spec: DownloadSpec<P, Q>): Endpoint {
   const content = Object.fromEntries(
@@ -201,6 +289,10 @@ function build<P, Q, B>(
   respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
 ): Endpoint {
   const access = spec.method === "get" ? "read" : "write";
+  // A grant is read-only access: no rule that lets one in may guard a write.
+  if (access === "write" && CREDENTIAL_RULES[spec.credential].grant !== "refused") {
+    throw new Error(`${spec.operationId} is a write under the rule ${spec.credential}, which lets an auditor grant in`);
+  }
   const refusals = refusalsOf(spec as CommonSpec<unknown, unknown, unknown>, access);
   const responses: RouteConfig["responses"] = { [status]: success, ...refusalResponses(refusals) };
   const route = createRoute({
@@ -251,6 +343,7 @@ function build<P, Q, B>(
     answers,
     idempotent: access === "read" || spec.idempotent === true,
     refusals: [...refusals.keys()],
+    addedBy: spec.addedBy ?? [],
     route,
     run,
   };

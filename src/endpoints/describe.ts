@@ -31,7 +31,7 @@ export const SECURITY_SCHEMES = {
     type: "http" as const,
     scheme: "bearer",
     description:
-      "A personal access token minted at /settings (read-only or read-write, one year), or an auditor grant token (24 hours; it reads GET /api/v1/auditor/view and nothing else).",
+      "A personal access token minted at /settings (read-only or read-write, one year), or an auditor grant token (24 hours; it reads the auditor view, GET /api/v1/auditor/view, and the parity verdicts, GET /api/v1/reports/parity-verdicts and /{as_of}, and nothing else).",
   },
   sessionCookie: {
     type: "apiKey" as const,

@@ -8,7 +8,8 @@ import { exportBooks, getExport, getExportFile } from "./exports/routes";
 import { confirmAuditorGrant, getAuditorView, listAuditorGrants, offerAuditorGrant, revokeAuditorGrant } from "./grants/routes";
 import { getMessages } from "./messages/routes";
 import { getMeter } from "./meter/routes";
-import { getPnlRolling, recordPnlParity } from "./reports/routes";
+import { getPnlRolling, listPnlTransactions, recordPnlParity } from "./reports/routes";
+import { getBooksCurrency, setBooksCurrency } from "./currency/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -18,16 +19,25 @@ import { listSyncHistory, syncNow } from "./sync/routes";
 import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
 import { explainTransaction } from "./explanation/routes";
+import { signUpTenant } from "./signup/routes";
+import { getConnection, listConnections } from "./connections/routes";
+import { getParityVerdict, listParityVerdicts } from "./verdicts/routes";
 
 export const endpoints: readonly Endpoint[] = [
+  // Signing up: the one public operation.
+  signUpTenant,
   // The books and the bank feed.
   getMe,
   listTransactions,
   getTransaction,
   listAccounts,
   listSyncHistory,
+  listConnections,
+  getConnection,
   getUsage,
   getVisibility,
+  getBooksCurrency,
+  setBooksCurrency,
   syncNow,
   // Judgements, the rulebook and exceptions.
   categorize,
@@ -51,7 +61,10 @@ export const endpoints: readonly Endpoint[] = [
   getMeter,
   // Reports.
   getPnlRolling,
+  listPnlTransactions,
   recordPnlParity,
+  listParityVerdicts,
+  getParityVerdict,
   // Export.
   exportBooks,
   getExport,

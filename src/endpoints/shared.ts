@@ -82,6 +82,14 @@ export const rowSchema = z
     in_books: z.boolean().openapi({ description: "Whether the line counts in totals.", example: true }),
     exclude_reason: z.string().openapi({ description: "Empty for a line in books; otherwise why it is excluded.", example: "" }),
     state: lineStateSchema,
+    currency: z.string().openapi({
+      description: "The line's currency: the bank's `iso_currency_code` (else its `unofficial_currency_code`), or the books' own currency where it named none.",
+      example: "USD",
+    }),
+    foreign_currency: z.boolean().openapi({
+      description: "True when the line is in a currency other than the books': it is kept and listed, and left out of the P&L, which counts it instead.",
+      example: false,
+    }),
   })
   .openapi("TransactionRow", { description: "A row of relation C." });
 

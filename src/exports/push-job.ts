@@ -1,7 +1,8 @@
 /**
  * The export push: the queue job of a resync op. It writes the books, as of the op, to the
  * op's spreadsheet destination: the sheet is cleared, then the header and every booked
- * line are appended a page at a time (never the whole ledger at once). Delivery is
+ * line are appended a page at a time (never the whole ledger at once), with access tokens
+ * the destination's refresh token buys (./spreadsheet-access.ts). Delivery is
  * at-least-once and a push is a whole resync, so a retry simply starts over; an op whose
  * push already ended is acknowledged without pushing again.
  */
@@ -11,9 +12,16 @@ import { JOB_MAX_DELIVERIES, type PushJob } from "../jobs/job";
 import { destinationOf } from "../index-db/destinations";
 import { SPREADSHEET_HEADER } from "../ledger/reports/export/snapshot";
 import { SheetsClient, SpreadsheetError } from "../providers/spreadsheet/sheets";
+import { DestinationAccess, spreadsheetFetches } from "./spreadsheet-access";
 
-/** Runs one push; throws when the queue should deliver it again. `fetchSheets` lets tests put a fake API in front. */
-export async function runPush(env: Env, message: PushJob, delivery: number, fetchSheets?: typeof fetch): Promise<void> {
+/** The fetches that reach the OAuth token endpoint and the spreadsheet API (tests put fakes in front). */
+export interface SpreadsheetOutside {
+  oauth?: typeof fetch;
+  sheets?: typeof fetch;
+}
+
+/** Runs one push; throws when the queue should deliver it again. */
+export async function runPush(env: Env, message: PushJob, delivery: number, outside: SpreadsheetOutside = spreadsheetFetches(env, message.tenant)): Promise<void> {
   const ledger = ledgerOf(env, message.tenant);
   const plan = settle(await ledger.planPush(message.exportId));
   if (!plan) return;
@@ -24,7 +32,8 @@ export async function runPush(env: Env, message: PushJob, delivery: number, fetc
   try {
     const destination = await destinationOf(env.INDEX_DB, message.tenant, plan.op.destinationId!);
     if (!destination || destination.disconnectedAt !== null) throw new SpreadsheetError("the destination was disconnected before the push", false);
-    const sheets = new SheetsClient(destination, { baseUrl: env.SPREADSHEET_API_BASE_URL, fetch: fetchSheets });
+    const access = new DestinationAccess(env, destination, outside.oauth);
+    const sheets = new SheetsClient({ spreadsheetId: destination.spreadsheetId, sheet: destination.sheet, access }, { baseUrl: env.SPREADSHEET_API_BASE_URL, fetch: outside.sheets });
     await sheets.clear();
     await sheets.append([SPREADSHEET_HEADER]);
     let cursor: string | null = null;

@@ -24,6 +24,11 @@ export const limitBodies: MiddlewareHandler = (c, next) => (new URL(c.req.url).p
 /** Pages run no script and load nothing from elsewhere; their one stylesheet is inline. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/** The workspace's pages (/app, and /settings in its frame) run this origin's own scripts and stylesheet, nothing inline, nothing from elsewhere. */
+export const WORKSPACE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const IN_WORKSPACE = /^\/(app|settings)(\/|$)/;
+
 /**
  * Two years, the service's subdomains included. Not `preload`: that asks browsers to
  * hard-code the whole registrable domain, a choice for whoever owns the domain the
@@ -43,5 +48,7 @@ export const responseHeaders: MiddlewareHandler = async (c, next) => {
   // Not `no-referrer`: with it a browser sends `Origin: null` on its own forms, which the same-origin check refuses.
   headers.set("referrer-policy", "same-origin");
   if (!CACHEABLE.test(new URL(c.req.url).pathname) && !headers.has("cache-control")) headers.set("cache-control", "no-store");
-  if ((headers.get("content-type") ?? "").startsWith("text/html") && !headers.has("content-security-policy")) headers.set("content-security-policy", PAGE_CSP);
+  if ((headers.get("content-type") ?? "").startsWith("text/html") && !headers.has("content-security-policy")) {
+    headers.set("content-security-policy", IN_WORKSPACE.test(new URL(c.req.url).pathname) ? WORKSPACE_CSP : PAGE_CSP);
+  }
 };

@@ -1,6 +1,7 @@
 /**
  * A tenant's spreadsheet destinations for export (D1). Connected and disconnected on
- * /settings; a disconnected destination is never live again (connect a new one).
+ * /settings; a disconnected destination is never live again (connect a new one). Its OAuth
+ * tokens arrive here sealed (the caller seals them) and are never shown.
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
@@ -8,19 +9,19 @@ import { exportDestinations } from "./schema";
 
 export type Destination = typeof exportDestinations.$inferSelect;
 
-/** What a caller may be shown of a destination: never its access token. */
-export type DestinationView = Omit<Destination, "accessToken" | "tenantId">;
+/** What a caller may be shown of a destination: never its tokens; whether it must be connected again (it holds no refresh token). */
+export type DestinationView = Omit<Destination, "sealedRefreshToken" | "sealedAccessToken" | "accessTokenExpiresAt" | "tenantId"> & { needsReconnect: boolean };
 
 export interface NewDestination {
   spreadsheetId: string;
   sheet: string;
-  accessToken: string;
+  sealedRefreshToken: string;
 }
 
 export async function connectDestination(d1: D1Database, tenantId: string, input: NewDestination, at: Date): Promise<DestinationView> {
   const row = await drizzle(d1)
     .insert(exportDestinations)
-    .values({ tenantId, ...input, connectedAt: at.toISOString(), disconnectedAt: null })
+    .values({ tenantId, ...input, sealedAccessToken: null, accessTokenExpiresAt: null, connectedAt: at.toISOString(), disconnectedAt: null })
     .returning()
     .get();
   return viewOf(row);
@@ -46,7 +47,20 @@ export async function liveDestinations(d1: D1Database, tenantId: string): Promis
   return rows.map(viewOf);
 }
 
-/** One of the tenant's destinations with its token, live or not (the push job needs both). */
+/** Keeps the access token a push bought (sealed), and the refresh token when the server rotated it or it was sealed again. */
+export async function keepTokens(
+  d1: D1Database,
+  tenantId: string,
+  id: number,
+  tokens: { sealedAccessToken: string; accessTokenExpiresAt: string; sealedRefreshToken?: string },
+): Promise<void> {
+  await drizzle(d1)
+    .update(exportDestinations)
+    .set(tokens)
+    .where(and(eq(exportDestinations.id, id), eq(exportDestinations.tenantId, tenantId)));
+}
+
+/** One of the tenant's destinations with its tokens, live or not (the push job needs both). */
 export async function destinationOf(d1: D1Database, tenantId: string, id: number): Promise<Destination | undefined> {
   return drizzle(d1)
     .select()
@@ -55,6 +69,6 @@ export async function destinationOf(d1: D1Database, tenantId: string, id: number
     .get();
 }
 
-function viewOf({ accessToken: _token, tenantId: _tenant, ...view }: Destination): DestinationView {
-  return view;
+function viewOf({ sealedRefreshToken, sealedAccessToken: _access, accessTokenExpiresAt: _expiry, tenantId: _tenant, ...view }: Destination): DestinationView {
+  return { ...view, needsReconnect: sealedRefreshToken === null };
 }

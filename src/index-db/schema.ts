@@ -21,6 +21,16 @@ export const tenants = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     passwordIterations: integer("password_iterations").notNull(),
     createdAt: text("created_at").notNull(),
+    /** The business's name as the owner gave it at sign-up (a sandbox sign-up: the handle). */
+    businessName: text("business_name"),
+    /** The owner's email, where verification links and password resets go; null for a sandbox sign-up that gave none. */
+    ownerEmail: text("owner_email"),
+    /** When the owner's email was verified (a link it received was followed); null until then. */
+    emailVerifiedAt: text("email_verified_at"),
+    /** When the owner accepted the terms at sign-up. */
+    termsAcceptedAt: text("terms_accepted_at"),
+    /** SHA-256 of the sign-up's idempotency key: the same sign-up sent again gets the same answer. */
+    signupKeyHash: text("signup_key_hash"),
   },
   // Inbound SMS finds its tenant by the sender's phone.
   (t) => [index("tenants_phone").on(t.phone)],
@@ -67,12 +77,14 @@ export const sandboxBankChanges = sqliteTable(
   {
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     tenantId: text("tenant_id").notNull(),
+    /** Which of the tenant's sandbox feeds: "" for the sandbox bank of its sign-up, else the item id of a bank linked through the sandbox link page. */
+    feed: text("feed").notNull().default(""),
     kind: text("kind", { enum: ["account", "added", "modified", "removed"] }).notNull(),
     payload: text("payload").notNull(),
     queuedAt: text("queued_at").notNull(),
   },
   // Every page also carries the accounts known so far: found by kind, not by reading every change before it.
-  (t) => [index("sandbox_bank_changes_tenant").on(t.tenantId, t.seq), index("sandbox_bank_changes_kind").on(t.tenantId, t.kind, t.seq)],
+  (t) => [index("sandbox_bank_changes_feed").on(t.tenantId, t.feed, t.seq), index("sandbox_bank_changes_feed_kind").on(t.tenantId, t.feed, t.kind, t.seq)],
 );
 
 /** The cost meter: one row per tenant and calendar month (America/Chicago). */
@@ -125,7 +137,8 @@ export const oracleRuns = sqliteTable(
 
 /**
  * A tenant's spreadsheet destinations for export (connected on /settings). A destination
- * is live until it is disconnected; `export_books` pushes to the newest live one.
+ * is live until it is disconnected; `export_books` pushes to the newest live one. Its
+ * OAuth tokens are kept sealed (AES-GCM, src/auth/sealing.ts) and never shown again.
  */
 export const exportDestinations = sqliteTable(
   "export_destinations",
@@ -136,8 +149,15 @@ export const exportDestinations = sqliteTable(
     spreadsheetId: text("spreadsheet_id").notNull(),
     /** The sheet (tab) the books are written to; it is cleared on every push. */
     sheet: text("sheet").notNull(),
-    /** Sent as `Authorization: Bearer <token>`; never shown again once set. */
-    accessToken: text("access_token").notNull(),
+    /**
+     * The OAuth refresh token the person gave, sealed; the push buys access tokens with it.
+     * Null for a destination connected with a pasted access token before refresh tokens were
+     * kept: it must be connected again.
+     */
+    sealedRefreshToken: text("sealed_refresh_token"),
+    /** The last access token bought, sealed, and when it stops working; null until a push buys one. */
+    sealedAccessToken: text("sealed_access_token"),
+    accessTokenExpiresAt: text("access_token_expires_at"),
     connectedAt: text("connected_at").notNull(),
     disconnectedAt: text("disconnected_at"),
   },
@@ -189,6 +209,23 @@ export const auditorGrants = sqliteTable(
   (t) => [index("auditor_grants_tenant").on(t.tenantId, t.id)],
 );
 
+/**
+ * The sandbox's spreadsheets: the rows pushes wrote through the sandbox stand-in of the
+ * spreadsheet API (`GET /sandbox/tenants/{tenant}/spreadsheets/{id}`), one row of cells a row.
+ */
+export const sandboxSheetRows = sqliteTable(
+  "sandbox_sheet_rows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    spreadsheetId: text("spreadsheet_id").notNull(),
+    sheet: text("sheet").notNull(),
+    /** The row's cells (JSON). */
+    cells: text("cells").notNull(),
+  },
+  (t) => [index("sandbox_sheet_rows_sheet").on(t.tenantId, t.spreadsheetId, t.sheet, t.id)],
+);
+
 /** The sandbox carrier's outbox: the SMS it was asked to send (`GET /sandbox/tenants/{tenant}/outbox`). */
 export const sandboxOutbox = sqliteTable(
   "sandbox_outbox",
@@ -201,4 +238,112 @@ export const sandboxOutbox = sqliteTable(
     at: text("at").notNull(),
   },
   (t) => [index("sandbox_outbox_tenant").on(t.tenantId, t.id)],
+);
+
+/**
+ * The single-use links emailed to a tenant's owner: verifying the owner's email, and
+ * resetting the password. Only a SHA-256 of the link's secret is kept; a link is spent
+ * by stamping `used_at`, and is good until `expires_at`.
+ */
+export const emailLinks = sqliteTable(
+  "email_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    purpose: text("purpose", { enum: ["verify_email", "reset_password"] }).notNull(),
+    /** The address the link was sent to: verifying it verifies only this address. */
+    email: text("email").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [index("email_links_tenant").on(t.tenantId, t.purpose), index("email_links_expiry").on(t.expiresAt)],
+);
+
+/**
+ * The bank links a tenant's owner has opened at the aggregator (its hosted link page) and
+ * not yet finished: the link token, and for a re-authorisation the connection it repairs.
+ * The browser comes back with `state`, whose SHA-256 finds the row; a row is spent once.
+ */
+export const bankLinks = sqliteTable(
+  "bank_links",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    linkToken: text("link_token").notNull(),
+    /** The connection a re-authorisation (update mode) repairs, or the one a new bank became; null until then. */
+    connectionId: integer("connection_id"),
+    /** `repair` for update mode, `new` for a new bank. */
+    mode: text("mode", { enum: ["new", "repair"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    finishedAt: text("finished_at"),
+    /** How it ended, in words the owner is shown (connected, repaired, left, expired, refused and why). */
+    outcome: text("outcome"),
+  },
+  // The aggregator's end-of-session webhook names the link token.
+  (t) => [index("bank_links_tenant").on(t.tenantId, t.createdAt), index("bank_links_token").on(t.linkToken)],
+);
+
+/** Which tenant and connection an aggregator item belongs to: the aggregator's webhooks name only the item. */
+export const bankItems = sqliteTable(
+  "bank_items",
+  {
+    itemId: text("item_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    connectionId: integer("connection_id").notNull(),
+    connectedAt: text("connected_at").notNull(),
+    disconnectedAt: text("disconnected_at"),
+  },
+  (t) => [index("bank_items_tenant").on(t.tenantId)],
+);
+
+/** The sandbox mail service's outbox: the mail it was asked to send (`GET /sandbox/mail`). */
+export const sandboxMail = sqliteTable(
+  "sandbox_mail",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    messageId: text("message_id").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("sandbox_mail_to").on(t.to, t.id)],
+);
+
+/**
+ * The sandbox aggregator's link sessions (the stand-in for its hosted link page): the link
+ * token, where the browser goes when it is done, and what the person chose there.
+ */
+export const sandboxLinkSessions = sqliteTable("sandbox_link_sessions", {
+  linkToken: text("link_token").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  completionUri: text("completion_uri").notNull(),
+  /** Update mode: the item whose login is repaired; null for a new item. */
+  itemId: text("item_id"),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  /** `success` or `exit` once the person finished on the page. */
+  outcome: text("outcome", { enum: ["success", "exit"] }),
+  /** A new item's public token (single use). */
+  publicToken: text("public_token"),
+  finishedAt: text("finished_at"),
+});
+
+/** The sandbox aggregator's items: a fake institution linked on the stand-in page, its access token and its login's state. */
+export const sandboxItems = sqliteTable(
+  "sandbox_items",
+  {
+    itemId: text("item_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    institutionId: text("institution_id").notNull(),
+    publicToken: text("public_token").notNull().unique(),
+    accessToken: text("access_token").unique(),
+    /** The stand-in of the bank asking its customer to sign in again (`/sandbox/.../reset-login`). */
+    loginRequired: integer("login_required", { mode: "boolean" }).notNull().default(false),
+    createdAt: text("created_at").notNull(),
+    removedAt: text("removed_at"),
+  },
+  (t) => [index("sandbox_items_tenant").on(t.tenantId)],
 );

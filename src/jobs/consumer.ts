@@ -5,6 +5,7 @@
 import { fanOutDaily, runTenantDay } from "../cron/daily";
 import type { Env } from "../env";
 import { runPush } from "../exports/push-job";
+import { textNotice } from "../messages/notices";
 import { runSyncRequest } from "../watcher/watcher";
 import type { Job } from "./job";
 
@@ -31,6 +32,9 @@ async function runJob(env: Env, body: Job, delivery: number): Promise<void> {
       return;
     case "sync":
       return runSyncRequest(env, body, delivery);
+    case "notice":
+      await textNotice(env, body);
+      return;
     default:
       // Not a job of ours: retried until the queue gives up on it, then dropped by the queue.
       throw new Error(`a job of no known kind: ${JSON.stringify(body)}`);

@@ -39,4 +39,11 @@ export interface DailyJob {
   scheduledAt: string;
 }
 
-export type Job = SyncJob | PushJob | DailyFanOutJob | DailyJob;
+/** Text a notice the ledger posted in the owner's thread (a parity mismatch) to the owner's phone. */
+export interface NoticeJob {
+  kind: "notice";
+  tenant: string;
+  messageId: number;
+}
+
+export type Job = SyncJob | PushJob | DailyFanOutJob | DailyJob | NoticeJob;

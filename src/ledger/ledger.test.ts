@@ -14,6 +14,7 @@ import { createCategory } from "./books/categories";
 import { label, latestDecision, recordHumanJudgement } from "./books/judgements";
 import { createRule } from "./rules/rulebook";
 import { computeVerdict, fileVerdict } from "./reports/parity";
+import { setBooksCurrency } from "./books/currency";
 import { rollingPnl } from "./reports/pnl";
 import { recordTailAnswers } from "./model/tail-asks";
 import { recordPush } from "./reports/export/push-records";
@@ -22,6 +23,8 @@ import { openExport } from "./reports/export/snapshot";
 import { relationCDrift } from "../../test/support/relation-c-drift";
 import { APPEND_ONLY_TABLES, DERIVED_TABLES, MODEL_TABLES } from "./store/schema";
 import { connectBank, recordSyncRun, requestSync } from "./feed/sync-requests";
+import { valueOf } from "./outcome";
+import { linkItem, openLedger, recordConnectionStatus, replaceToken } from "./feed/connections";
 import type { TenantLedger } from "./tenant-ledger";
 
 const AT = "2026-11-22T12:00:00.000Z";
@@ -61,15 +64,20 @@ describe("the append-only ledger", () => {
       const db = instance.db;
       // One row in every ledger table, through the domain code.
       const connection = connectBank(db, "sandbox", "", AT);
+      openLedger(db, "append-only", AT);
+      const item = valueOf(linkItem(db, { provider: "aggregator", itemId: "item-1", institution: "Harbor", accessToken: "v1.k.iv.ct" }, "paid", "human:append-only", AT));
+      recordConnectionStatus(db, item.connection.id, "login_required", "ITEM_LOGIN_REQUIRED", "service:test", AT);
+      replaceToken(db, item.connection.id, "v1.k2.iv.ct", AT);
       applyFeedPage(db, connection, page("", "1", { added: [line("x")], accounts: [{ account_id: "acc", name: "Acc" }] }), AT);
       applyFeedPage(db, connection, page("1", "2", { added: [line("x")], modified: [line("x", { amount: 11 })] }), AT);
       recordHumanJudgement(db, 1, "Rent", "human:append-only", AT);
       createRule(db, { rule_key: "r", match_kind: "amount_sign", match_value: "out", category: "Fees" }, "human:append-only", AT, null);
       label(db, face, "A", 1, { category: "Rent", reason: "lease" }, "human:append-only", AT);
       createCategory(db, { name: "Rent", header: "expense" }, "human:append-only", AT);
+      setBooksCurrency(db, "CAD", "human:append-only", AT);
       recordTailAnswers(db, [{ aId: 1, answer: null }], "fake-model", AT);
       const books = rollingPnl(db, face, "2026-11-20");
-      fileVerdict(db, computeVerdict("2026-11-20", books, books), books, "human:append-only", AT);
+      fileVerdict(db, computeVerdict("2026-11-20", books, books), books, { actor: "human:append-only", oracleUrl: null, textOwner: false }, AT);
       const request = requestSync(db, "human:append-only", new Date(AT));
       if (request.state !== "recorded") throw new Error("expected a recorded request");
       recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });
@@ -89,7 +97,7 @@ describe("the append-only ledger", () => {
       }
       // The refusal is the database's: every row survives both attempts.
       expect(booksSummary(db, face)).toMatchObject({ lines: 3, archived: 1, superseded: 1 });
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
       // Relation C as kept is derived, so it changes, but no line ever leaves it.
       expect(refusal(() => db.run(sql.raw("DELETE FROM c_rows")))).toContain("relation C: a line never leaves it");
     });
@@ -146,7 +154,7 @@ describe("applying feed pages", () => {
       applyFeedPage(db, connection, second, AT, (tx, newerThan) => recordHumanJudgement(tx, newerThan + 1, "Meals", "human:page", AT));
       expect(booksSummary(db, face)).toMatchObject({ lines: 3 });
       expect(latestDecision(db, 2)?.category).toBe("Meals");
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
     });
   });
 

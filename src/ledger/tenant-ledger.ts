@@ -10,29 +10,42 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations/ledger/migrations.js";
 import type { FeedPage } from "../providers/bank/types";
 import * as categories from "./books/categories";
+import * as currency from "./books/currency";
 import * as exceptions from "./books/exceptions";
 import { explanationOf } from "./books/explanation";
 import * as judgements from "./books/judgements";
 import * as books from "./books/reads";
+import { lineHistory } from "./books/history";
+import { reviewQueue } from "./books/review";
+import { searchRows, type SearchFilter } from "./books/search";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
+import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
 import * as sync from "./feed/sync-requests";
 import * as messages from "./messages";
 import { duhBandFloor } from "./model/local-model";
 import { ModelKeeper } from "./model/model-keeper";
+import { suggestionsFor, type Suggestion } from "./model/suggestions";
 import * as tail from "./model/tail-asks";
 import { ok, type Outcome } from "./outcome";
-import { auditorViewJson } from "./reports/auditor";
+import { auditorViewJson, type AuditorViewAsk } from "./reports/auditor";
 import * as pushes from "./reports/export/push-records";
 import * as snapshot from "./reports/export/snapshot";
 import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
+import * as verdicts from "./reports/verdicts";
+import { pnlTransactionsPage, type PnlTransactionsAsk } from "./reports/pnl-transactions";
+import * as pnlView from "./reports/pnl-view";
+import { dryRunRule } from "./rules/dry-run";
+import { proposeRuleFor } from "./rules/proposal";
 import type { RuleInput } from "./rules/rule";
 import * as rulebook from "./rules/rulebook";
 import { runRules } from "./rules/run-rules";
 import type { Pause } from "./slices";
 import type { LedgerDb } from "./store/db";
+import type { ConnectionStatus } from "./store/schema";
+import type { Tier } from "../tiers";
 
 const now = () => new Date().toISOString();
 
@@ -51,6 +64,11 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
     });
+  }
+
+  /** The sign-up's first call: the ledger's opening, the same however often it is asked. */
+  openLedger(tenant: string): Outcome<ReturnType<typeof connections.openLedger>> {
+    return ok(connections.openLedger(this.db, tenant, now()));
   }
 
   // --- the books ---
@@ -127,10 +145,40 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   createCategories(inputs: categories.NewCategory[], actor: string) {
     return categories.createCategories(this.db, inputs, actor, now());
   }
+  booksCurrency(): Outcome<currency.BooksCurrency> {
+    return ok(currency.currentBooksCurrency(this.db));
+  }
+  setBooksCurrency(code: string, actor: string): Outcome<currency.BooksCurrency> {
+    return ok(currency.setBooksCurrency(this.db, code, actor, now()));
+  }
 
   // --- the bank connection and sync: the request, then the watcher's steps ---
   connectBank(provider: "sandbox" | "aggregator", accessToken: string): Outcome<number> {
     return ok(sync.connectBank(this.db, provider, accessToken, now()));
+  }
+  linkItem(item: connections.NewItem, tier: Tier, actor: string) {
+    return connections.linkItem(this.db, item, tier, actor, now());
+  }
+  connections(): Outcome<connections.Connection[]> {
+    return ok(connections.listConnections(this.db));
+  }
+  connection(id: number) {
+    return connections.connectionOf(this.db, id);
+  }
+  connectionSecret(id: number) {
+    return connections.connectionSecret(this.db, id);
+  }
+  liveConnectionSecrets(): Outcome<connections.ConnectionSecret[]> {
+    return ok(connections.liveConnectionSecrets(this.db));
+  }
+  recordConnectionStatus(id: number, status: Exclude<ConnectionStatus, "disconnected">, detail: string, actor: string) {
+    return connections.recordConnectionStatus(this.db, id, status, detail, actor, now());
+  }
+  disconnectBank(id: number, actor: string) {
+    return connections.disconnect(this.db, id, actor, now());
+  }
+  replaceBankToken(id: number, accessToken: string): Outcome<boolean> {
+    return ok(connections.replaceToken(this.db, id, accessToken, now()));
   }
   async requestSync(tenant: string, actor: string): Promise<Outcome<sync.SyncRequestOutcome>> {
     return ok(await sync.askForSync(this.db, actor, new Date(), async (requestId) => {
@@ -175,15 +223,36 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
 
   // --- reports ---
-  /** The rolling P&L as JSON text: its answer is megabytes at 100,000 lines, built as text. */
-  pnlRollingJson(face: Face, asOf: string): Outcome<string> {
-    return ok(pnl.rollingPnlJson(this.db, face, asOf));
+  /** The rolling P&L as JSON text: in full its answer is megabytes at 100,000 lines, built as text. */
+  pnlRollingJson(face: Face, asOf: string, form: pnl.PnlForm): Outcome<string> {
+    return ok(pnl.rollingPnlJson(this.db, face, asOf, form));
   }
-  recordParity(face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, actor: string) {
-    return ok(parity.recordParity(this.db, face, asOf, oracle, local, actor, now()));
+  pnlTransactions(face: Face, ask: PnlTransactionsAsk): Outcome<ReturnType<typeof pnlTransactionsPage>> {
+    return ok(pnlTransactionsPage(this.db, face, ask));
   }
-  auditorViewJson(face: Face, grantId: number): Outcome<string> {
-    return ok(auditorViewJson(this.db, face, grantId));
+  /** Files the day's verdict; a mismatch's notice to be texted is queued as a job of its own. */
+  async recordParity(tenant: string, face: Face, asOf: string, oracle: parity.ComparableReport, local: pnl.SectionNumbers | null, filing: parity.Filing) {
+    const outcome = parity.recordParity(this.db, face, asOf, oracle, local, filing, now());
+    const notice = outcome.filed?.notice;
+    if (notice?.texted) {
+      try {
+        await this.env.JOB_QUEUE.send({ kind: "notice", tenant, messageId: notice.messageId });
+      } catch (error) {
+        // The verdict stands; the notice is in the thread, marked as never texted.
+        console.error(`the text of notice ${notice.messageId} could not be queued:`, error);
+        messages.recordSendOutcome(this.db, notice.messageId, { error: "the text could not be queued" }, messages.NOTICE_ACTOR, now());
+      }
+    }
+    return ok(outcome);
+  }
+  verdicts(filter: verdicts.VerdictFilter, page: number, perPage: number): Outcome<ReturnType<typeof verdicts.listVerdicts>> {
+    return ok(verdicts.listVerdicts(this.db, filter, page, perPage));
+  }
+  verdictJson(asOf: string, revision: number | null): Outcome<string> {
+    return verdicts.filedVerdictJson(this.db, asOf, revision);
+  }
+  auditorViewJson(face: Face, grantId: number, ask: AuditorViewAsk): Outcome<string> {
+    return ok(auditorViewJson(this.db, face, grantId, ask));
   }
 
   // --- exports ---
@@ -207,9 +276,48 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     return ok(null);
   }
 
+  // --- the workspace's reads (src/pages/app) ---
+  queueSize(face: Face): Outcome<number> {
+    return ok(exceptions.queueSize(this.db, face));
+  }
+  /** The queue the longest-waiting first, each line with the local model's suggestion. */
+  reviewQueue(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof reviewQueue>> {
+    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)));
+  }
+  suggestions(face: Face, aIds: number[]): Outcome<(Suggestion & { a_id: number })[]> {
+    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)].map(([aId, s]) => ({ a_id: aId, ...s })));
+  }
+  searchTransactions(face: Face, filter: SearchFilter, page: number, perPage: number): Outcome<ReturnType<typeof searchRows>> {
+    return ok(searchRows(this.db, face, filter, page, perPage));
+  }
+  lineHistory(face: Face, side: books.Side, srcId: number) {
+    return lineHistory(this.db, face, side, srcId);
+  }
+  ruleRevisions(ruleKey: string) {
+    return rulebook.ruleRevisionsOf(this.db, ruleKey);
+  }
+  dryRunRule(face: Face, input: RuleInput): Outcome<ReturnType<typeof dryRunRule>> {
+    return ok(dryRunRule(this.db, face, input));
+  }
+  proposeRule(face: Face, aId: number, category: string) {
+    return proposeRuleFor(this.db, face, aId, category);
+  }
+  pnlOverview(face: Face, asOf: string): Outcome<pnlView.PnlView> {
+    return ok(pnlView.pnlOverview(this.db, face, asOf));
+  }
+  pnlContributors(face: Face, asOf: string, drill: pnlView.PnlDrill, page: number, perPage: number): Outcome<pnlView.PnlContributors> {
+    return ok(pnlView.pnlContributors(this.db, face, asOf, drill, page, perPage));
+  }
+  verdictOn(asOf: string): Outcome<verdicts.FiledVerdict | null> {
+    return ok(verdicts.verdictOn(this.db, asOf) ?? null);
+  }
+
   // --- the message thread ---
   receiveText(input: { body: string; providerSid: string; from: string }): Outcome<ReturnType<typeof messages.receiveText>> {
     return ok(messages.receiveText(this.db, input, now()));
+  }
+  postNotice(body: string, actor: string): Outcome<number> {
+    return ok(messages.postNotice(this.db, body, actor, now()));
   }
   draftReply(body: string, actor: string): Outcome<ReturnType<typeof messages.draftReply>> {
     return ok(messages.draftReply(this.db, body, actor, now()));
@@ -222,6 +330,9 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   claimRelease(messageId: number, actor: string) {
     return messages.claimRelease(this.db, messageId, actor, now());
+  }
+  noticeToText(messageId: number): Outcome<{ body: string } | null> {
+    return ok(messages.noticeToText(this.db, messageId));
   }
   recordSendOutcome(messageId: number, outcome: { sid: string } | { error: string }, actor: string): Outcome<null> {
     messages.recordSendOutcome(this.db, messageId, outcome, actor, now());

@@ -33,7 +33,19 @@ export const CONFIRM = {
   address: { free: 20, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
 } as const;
 
-export type AttemptKind = "signin" | "confirm";
+/**
+ * The public operations, which take no credential: each client address may sign up a few
+ * tenants an hour and ask for a few password resets, then waits doubling from 1 s; and no
+ * tenant's owner is sent more than a few of the service's mails an hour, whoever asks.
+ */
+export const PUBLIC = {
+  signups: { free: 5, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
+  resets: { free: 10, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
+  /** Mails to one tenant's owner (verification, reset) in the window. */
+  mailsPerTenant: { free: 5, windowSeconds: HOUR },
+} as const;
+
+export type AttemptKind = "signin" | "confirm" | "public" | "mail";
 
 export function attemptLimiter(env: Env, key: string): DurableObjectStub<import("./attempt-limiter").AttemptLimiter> {
   return env.ATTEMPT_LIMITER.get(env.ATTEMPT_LIMITER.idFromName(key));

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../endpoints/index";
+import { toolEndpoints } from "./tools";
 import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
 
 async function connect(bearer?: string): Promise<Client> {
@@ -40,7 +41,10 @@ describe("the tool face", () => {
 
   it("lists one tool per endpoint, named by its operation id, with schemas and annotations", async () => {
     const { tools } = await owner.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(endpoints.map((e) => e.operationId).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual(toolEndpoints(endpoints).map((e) => e.operationId).sort());
+    // The public operations are in the index (so in /openapi.json and /api/v1) and not tools.
+    expect(endpoints.filter((e) => e.credential === "public").map((e) => e.operationId)).toEqual(["sign_up"]);
+    expect(tools.map((tool) => tool.name)).not.toContain("sign_up");
     for (const tool of tools) {
       const endpoint = endpoints.find((e) => e.operationId === tool.name)!;
       expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -106,12 +110,16 @@ describe("the tool face", () => {
     await anonymous.close();
   });
 
-  it("gives an auditor token the auditor view and nothing else", async () => {
+  it("gives an auditor token the auditor view and the parity verdicts, and nothing else", async () => {
     const { token } = await grantAuditor(t);
     const auditor = await connect(token);
     const view: any = await auditor.callTool({ name: "get_auditor_view", arguments: {} });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
     expect(view.structuredContent.months[0]).toMatchObject({ month: "2026-11" });
+    const verdicts: any = await auditor.callTool({ name: "list_parity_verdicts", arguments: { revisions: "all" } });
+    expect(verdicts.isError, JSON.stringify(verdicts)).toBeFalsy();
+    expect(verdicts.structuredContent).toMatchObject({ verdicts: [], page: 1, total: 0 });
+    expect(problemOf(await auditor.callTool({ name: "get_parity_verdict", arguments: { as_of: "2026-11-20" } }))).toMatchObject({ status: 404, code: "not_found" });
     expect(problemOf(await auditor.callTool({ name: "get_me", arguments: {} }))).toMatchObject({ code: "auditor_scope" });
     await auditor.close();
   });

@@ -1,6 +1,6 @@
 /**
  * The tool face's tools, generated from the endpoint index and its OpenAPI document: one
- * tool per endpoint, named by its operation id. `inputSchema` merges the path, query and
+ * tool per endpoint (the public operations, which take no credential, aside), named by its operation id. `inputSchema` merges the path, query and
  * body parameters (as the document describes them, references inlined); `outputSchema` is
  * the success response's schema. A call is turned back into the endpoint's HTTP request,
  * so it runs the same validation, credential rules and handler as the route.
@@ -51,9 +51,14 @@ function asObjectSchema(schema: JsonSchema): JsonSchema {
   return schema.type === "object" ? schema : { type: "object", ...schema };
 }
 
+/** The endpoints that are tools: all but the public operations, which act for no tenant's token (docs/decisions.md, "The tool face"). */
+export function toolEndpoints(index: readonly Endpoint[]): Endpoint[] {
+  return index.filter((endpoint) => endpoint.credential !== "public");
+}
+
 export function toolBindings(index: readonly Endpoint[], document: OpenApiDocument): ToolBinding[] {
   const components = document.components?.schemas ?? {};
-  return index.map((endpoint) => {
+  return toolEndpoints(index).map((endpoint) => {
     const operation = document.paths[endpoint.path]?.[endpoint.method];
     if (!operation || operation.operationId !== endpoint.operationId) throw new Error(`the document has no operation ${endpoint.operationId}`);
     const properties: Record<string, unknown> = {};

@@ -10,7 +10,20 @@ export const hooks = new Hono<{ Bindings: Env }>();
 hooks.post("/sms", async (c) => {
   const form = await formOf(c);
   const params = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
-  await receiveInboundSms(c.env, c.req.url, params, c.req.header(SIGNATURE_HEADER) ?? null);
-  // The carrier reads the answer as instructions: an empty one sends nothing back.
-  return c.body('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', 200, { "content-type": "text/xml; charset=utf-8" });
+  const outcome = await receiveInboundSms(c.env, c.req.url, params, c.req.header(SIGNATURE_HEADER) ?? null);
+  return c.body(twiml(outcome.reply), 200, { "content-type": "text/xml; charset=utf-8" });
 });
+
+/**
+ * The carrier reads the answer as instructions: an empty one sends nothing back; a
+ * `<Message>` is texted back to the sender (the question when a shared phone's text names
+ * no one business).
+ */
+function twiml(reply: string | null): string {
+  const message = reply === null ? "" : `<Message>${escapeXml(reply)}</Message>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><Response>${message}</Response>`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+}

@@ -11,7 +11,7 @@ import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grant
 import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../auth/signin";
 import { findTenant, setPhone } from "../auth/tenants";
 import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
-import { ledgerOf, type Env } from "../env";
+import { ledgerOf, sandboxOn, type Env } from "../env";
 import { ApiError, settle } from "../errors";
 import { formOf } from "../http/form-body";
 import { SIGNIN } from "../limits/attempts";
@@ -21,9 +21,16 @@ import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
 import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { mayLinkBanks } from "../banks/linking";
+import { AccountSection } from "./account";
+import { BanksSection } from "./banks";
+import { missingForDestinations, sealRefreshToken } from "../exports/spreadsheet-access";
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
+import { AppPage } from "./app/layout";
+import { gatherSettings, MeterSection, SyncSection } from "./app/settings";
+import { faceFor } from "../ledger/face";
 import { textProblem, type TextLines } from "../input/control-characters";
 import { integerProblem } from "../input/numbers";
 
@@ -41,6 +48,9 @@ function SignIn(props: { error?: string; tenant?: string }) {
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
       </form>
+      <p>
+        <a href="/password-reset">Forgot the password?</a> · New here? <a href="/signup">Sign up</a>.
+      </p>
     </Page>
   );
 }
@@ -73,7 +83,7 @@ function SignInCode(props: { tenant: string; challenge: string; wrongCode: boole
 
 pages.get("/signin", (c) => c.html(<SignIn />));
 
-/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to /settings. */
+/** The page for a sign-in's outcome; a success sets the session and the device cookie and goes to the workspace. */
 function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: SignInOutcome) {
   switch (outcome.kind) {
     case "wait":
@@ -86,7 +96,7 @@ function answerSignIn(c: Context<{ Bindings: Env }>, tenantId: string, outcome: 
       setCookie(c, SESSION_COOKIE, outcome.session.value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", expires: outcome.session.expiresAt });
       // Sent only to the sign-in forms, and only from this site's own pages.
       setCookie(c, DEVICE_COOKIE, outcome.device.value, { httpOnly: true, secure: true, sameSite: "Strict", path: "/signin", expires: outcome.device.expiresAt });
-      return c.redirect("/settings", 303);
+      return c.redirect("/app/review", 303);
   }
 }
 
@@ -127,40 +137,47 @@ pages.post("/signout", async (c) => {
 });
 
 /** The signed-in tenant, or undefined (the page then sends the browser to /signin). */
-async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
+export async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
   const value = getCookie(c, SESSION_COOKIE);
   if (!value) return undefined;
   return (await findLiveSession(c.env.INDEX_DB, value, new Date()))?.tenantId;
 }
 
-interface SettingsProps {
+export interface SettingsProps {
   env: Env;
   tenant: string;
   minted?: MintedToken;
   notice?: string;
   pending?: PendingOffer;
   grantToken?: string;
+  /** A sync request's state, after one was made from the page. */
+  sync?: string;
 }
 
-async function Settings(props: SettingsProps) {
+/** The settings gathered in one place, in the workspace's frame: the account, the banks, their sync runs and the meter, tokens, the oracle, destinations, the phone, grants and the thread. */
+export async function Settings(props: SettingsProps) {
   const d1 = props.env.INDEX_DB;
-  const tokens = await listTokens(d1, props.tenant);
-  const oracle = await oracleSourceOf(d1, props.tenant);
-  const lastRun = await lastOracleRun(d1, props.tenant);
-  const destinations = await liveDestinations(d1, props.tenant);
-  const tenant = (await findTenant(d1, props.tenant))!;
-  const grants = await listGrants(d1, props.tenant, new Date());
+  const now = new Date();
   const ledger = ledgerOf(props.env, props.tenant);
-  const [threadOutcome, draftsOutcome] = await Promise.all([ledger.messages(50), ledger.drafts()]);
-  const [thread, drafts] = [settle(threadOutcome), settle(draftsOutcome)];
+  const found = await findTenant(d1, props.tenant);
+  const face = faceFor(found!, now);
+  // Each read is its own: all at once.
+  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
+    listTokens(d1, props.tenant),
+    oracleSourceOf(d1, props.tenant),
+    lastOracleRun(d1, props.tenant),
+    liveDestinations(d1, props.tenant),
+    listGrants(d1, props.tenant, now),
+    ledger.messages(50),
+    ledger.drafts(),
+    ledger.connections(),
+    ledger.queueSize(face),
+    gatherSettings(d1, ledger, props.tenant, face, now),
+  ]);
+  const tenant = found!;
+  const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
   return (
-    <Page title="Settings">
-      <header>
-        <h1>Settings for {props.tenant}</h1>
-        <form method="post" action="/signout">
-          <button type="submit">Sign out</button>
-        </form>
-      </header>
+    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
       {props.minted ? (
         <section aria-label="New token">
           <h2>Your new token</h2>
@@ -169,6 +186,10 @@ async function Settings(props: SettingsProps) {
         </section>
       ) : null}
       {props.notice ? <p role="status">{props.notice}</p> : null}
+      <AccountSection tenant={tenant} />
+      <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
+      <SyncSection gathered={gathered} sync={props.sync} />
+      <MeterSection gathered={gathered} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -211,7 +232,7 @@ async function Settings(props: SettingsProps) {
         <input id="oracle-secret" name="secret" type="password" autocomplete="off" />
         <button type="submit">Save the oracle</button>
       </form>
-      <DestinationsSection destinations={destinations} />
+      <DestinationsSection destinations={destinations} sandbox={sandboxOn(props.env)} tenant={props.tenant} />
       <PhoneSection phone={tenant.phone} />
       <GrantsSection grants={grants} pending={props.pending} grantToken={props.grantToken} />
       <ThreadSection messages={thread} drafts={drafts} />
@@ -226,7 +247,7 @@ async function Settings(props: SettingsProps) {
         </select>
         <button type="submit">Mint token</button>
       </form>
-    </Page>
+    </AppPage>
   );
 }
 
@@ -240,17 +261,18 @@ function textNotice(field: string, value: string, lines: TextLines = "single"): 
 }
 
 /** The id an address names (`/settings/grants/7/revoke`), or null when it is not an integer as the API reads them. */
-function idOf(c: Context<{ Bindings: Env }>): number | null {
+export function idOf(c: Context<{ Bindings: Env }>): number | null {
   const id = c.req.param("id");
   return integerProblem(id) === null ? Number(id) : null;
 }
 
-const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
+export const NOT_AN_ID = "The address does not name an id: ids are whole numbers in decimal digits.";
 
-pages.get("/settings", async (c) => {
+pages.on("GET", ["/settings", "/app/settings"], async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  return c.html(<Settings env={c.env} tenant={tenant} />);
+  const sync = c.req.query("sync");
+  return c.html(<Settings env={c.env} tenant={tenant} sync={sync === "recorded" || sync === "already-pending" ? sync : undefined} />);
 });
 
 pages.post("/settings/tokens", async (c) => {
@@ -289,16 +311,19 @@ pages.post("/settings/destinations", async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
   const form = await formOf(c);
-  const refused = textNotice("sheet", String(form.sheet ?? "")) ?? textNotice("access token", String(form.access_token ?? ""));
+  const refused = textNotice("sheet", String(form.sheet ?? "")) ?? textNotice("refresh token", String(form.refresh_token ?? ""));
   if (refused) return c.html(<Settings env={c.env} tenant={tenant} notice={refused} />, 400);
   const input = {
     spreadsheetId: String(form.spreadsheet_id ?? "").trim(),
     sheet: String(form.sheet ?? "").trim(),
-    accessToken: String(form.access_token ?? "").trim(),
+    refreshToken: String(form.refresh_token ?? "").trim(),
   };
   const problem = destinationFormProblem(input);
   if (problem) return c.html(<Settings env={c.env} tenant={tenant} notice={problem} />, 400);
-  const connected = await connectDestination(c.env.INDEX_DB, tenant, input, new Date());
+  const missing = missingForDestinations(c.env);
+  if (missing) return c.html(<Settings env={c.env} tenant={tenant} notice={`${missing} No destination can be connected; nothing was saved.`} />, 503);
+  const sealedRefreshToken = await sealRefreshToken(c.env, tenant, input.refreshToken);
+  const connected = await connectDestination(c.env.INDEX_DB, tenant, { spreadsheetId: input.spreadsheetId, sheet: input.sheet, sealedRefreshToken }, new Date());
   return c.html(<Settings env={c.env} tenant={tenant} notice={`Destination ${connected.id} is connected; exports now push to it.`} />, 201);
 });
 
@@ -323,14 +348,15 @@ pages.post("/settings/phone", async (c) => {
   return c.html(<Settings env={c.env} tenant={tenant} notice="Your phone is changed; codes and replies now go to it." />);
 });
 
-type NoticeStatus = 200 | 400 | 403 | 404 | 409 | 429 | 503;
+export type NoticeStatus = 200 | 400 | 403 | 404 | 409 | 429 | 503;
+const NOTICE_STATUSES: number[] = [400, 403, 404, 409, 429, 503];
 
 /** The grant and message forms call the same domain code as the API; a refusal is shown as the page's notice. */
-async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: NoticeStatus; headers: Record<string, string> }> {
+export async function refusalNotice(work: () => Promise<string>): Promise<{ notice: string; status: NoticeStatus; headers: Record<string, string> }> {
   try {
     return { notice: await work(), status: 200, headers: {} };
   } catch (error) {
-    if (error instanceof ApiError && [400, 403, 404, 409, 429, 503].includes(error.status)) {
+    if (error instanceof ApiError && NOTICE_STATUSES.includes(error.status)) {
       const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { "retry-after": String(error.retryAfterSeconds) } : {};
       return { notice: error.detail, status: error.status as NoticeStatus, headers };
     }

@@ -70,11 +70,17 @@ describe("/openapi.json", () => {
     expect([...fromDoc].sort()).toEqual([...fromIndex].sort());
   });
 
-  it("declares a problem+json 401 and both credentials on every operation", () => {
+  it("declares a problem+json 401 and both credentials on every operation but the public ones, which declare no security", () => {
     const ops = operations(doc);
     expect(ops.length).toBeGreaterThan(0);
+    const publicOps = ops.filter(({ op }) => Array.isArray(op.security) && op.security.length === 0);
+    expect(publicOps.map(({ method, path }) => `${method} ${path}`)).toEqual(["POST /api/v1/sign-up"]);
     for (const { method, path, op } of ops) {
       const where = `${method} ${path}`;
+      if (publicOps.some((p) => p.op === op)) {
+        expect(op.responses?.["401"], `${where}: no 401`).toBeUndefined();
+        continue;
+      }
       expect(op.responses?.["401"]?.content, `${where}: 401 response`).toHaveProperty(["application/problem+json"]);
       const schemes = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
       expect(schemes, `${where}: security`).toEqual(expect.arrayContaining(["bearerToken", "sessionCookie"]));

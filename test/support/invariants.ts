@@ -34,6 +34,7 @@ export function brokenInvariants(db: LedgerHandle): string[] {
   if (drift.totals > 0) broken.push(`relation C's running figures differ from its derivation in ${drift.totals} figure(s)`);
   if (drift.floorTotals > 0) broken.push(`relation C's figures before the paid floor differ from its derivation in ${drift.floorTotals} figure(s)`);
   if (drift.months > 0) broken.push(`relation C's month figures differ from its derivation in ${drift.months} figure(s)`);
+  if (drift.days > 0) broken.push(`relation C's daily figures differ from its derivation in ${drift.days} figure(s)`);
   if (drift.words > 0) broken.push(`relation C's word index differs from its descriptions in ${drift.words} entr(ies)`);
 
   const unmatchedLabels = count(

@@ -1,14 +1,15 @@
 /**
  * Relation C is read from `c_rows`, its running figures from `c_totals` (per category; those
- * before a paid floor in `c_floor_totals`) and `c_month_totals` (per calendar month) and
- * its words from `c_words`, all kept by triggers (migrations 0013, 0014, 0016 and 0017).
+ * before a paid floor in `c_floor_totals`), `c_month_totals` (per calendar month) and
+ * `c_day_totals` (per day, category and currency) and its words from `c_words`, all kept
+ * by triggers (migrations 0013, 0014, 0016, 0017 and 0022).
  * Their definition is the `c_rows_derived` view; drift is how far the kept copies are from
  * it, and must always be zero.
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../../src/ledger/store/db";
 
-const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason";
+const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason, currency";
 
 /** Running figures per account, state and category, derived from the rows `where` selects. */
 const derivedTotals = (where: string) => `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines,
@@ -19,6 +20,9 @@ const DERIVED_MONTHS = `SELECT substr(posted_on, 1, 7) AS month, state, count(*)
   sum(max(amount_cents, 0)) AS money_in_cents, sum(max(-amount_cents, 0)) AS money_out_cents FROM c_rows_derived GROUP BY 1, 2`;
 const KEPT_MONTHS = `SELECT month, state, lines, money_in_cents, money_out_cents FROM c_month_totals
   WHERE lines <> 0 OR money_in_cents <> 0 OR money_out_cents <> 0`;
+const DERIVED_DAYS = `SELECT state, posted_on, category IS NULL AS queued, coalesce(category, '') AS category, coalesce(currency, '') AS currency,
+  count(*) AS lines, sum(amount_cents) AS amount_cents FROM c_rows_derived GROUP BY 1, 2, 3, 4, 5`;
+const KEPT_DAYS = `SELECT state, posted_on, queued, category, currency, lines, amount_cents FROM c_day_totals WHERE lines <> 0 OR amount_cents <> 0`;
 
 function differing(db: LedgerHandle, left: string, right: string): number {
   const one = db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM (${left} EXCEPT ${right})`)).n;
@@ -35,6 +39,8 @@ export interface RelationCDrift {
   floorTotals: number;
   /** Figures of `c_month_totals` that differ from the derivation's, counted from both sides. */
   months: number;
+  /** Figures of `c_day_totals` that differ from the derivation's, counted from both sides. */
+  days: number;
   /** Entries of the `c_words` index that differ from the rows' descriptions, counted from both sides. */
   words: number;
 }
@@ -46,6 +52,7 @@ export function relationCDrift(db: LedgerHandle): RelationCDrift {
     totals: differing(db, keptTotals("c_totals"), derivedTotals("")),
     floorTotals: differing(db, keptTotals("c_floor_totals"), derivedTotals("WHERE posted_on < (SELECT floor FROM c_floor)")),
     months: differing(db, KEPT_MONTHS, DERIVED_MONTHS),
+    days: differing(db, KEPT_DAYS, DERIVED_DAYS),
     words: differing(db, "SELECT rowid, description FROM c_words", "SELECT src_id * 2 + (side = 'B'), description FROM c_rows_derived"),
   };
 }

@@ -33,8 +33,11 @@ export const listCategories = defineEndpoint({
     "The category labels that booked lines carry, each with its booked `total_cents` and line count, most money first " +
     "(by absolute total; ties by label). Only labels some booked line carries are listed: a taxonomy entry no line uses " +
     "is not here (see list_category_taxonomy), and the queue (`uncategorised`) is never listed. Pending, superseded, " +
-    "retracted and archived lines count nowhere. Computed over the lines this credential's face serves.",
+    "retracted and archived lines count nowhere. Computed over the lines this credential's face serves. To make a " +
+    "category: create_category (POST /api/v1/new-category) or create_categories (POST /api/v1/new-categories); a POST " +
+    "here is 405 naming them.",
   credential: "read",
+  addedBy: ["create_category", "create_categories"],
   success: { status: 200, description: "The category aggregate.", schema: categoryTotalsResponse },
   async handler({ ledger, face }) {
     return { categories: settle(await ledger.categoryTotals(face)) };
@@ -51,8 +54,10 @@ export const listCategoryTaxonomy = defineEndpoint({
     "The tenant's live taxonomy: every category with its key and the header it lives under (income, cogs, expense, draw, " +
     "transfer), ordered by the header's `sort_order`, then by name. An entry is listed whether or not any line carries " +
     "its label; retired entries are not. Use it to pick an existing name before categorizing, or to find a category's " +
-    "header. 404 when the deployment does not enable the read.",
+    "header. 404 when the deployment does not enable the read. To add to it: create_category (POST " +
+    "/api/v1/new-category) or create_categories (POST /api/v1/new-categories); a POST here is 405 naming them.",
   credential: "read",
+  addedBy: ["create_category", "create_categories"],
   success: { status: 200, description: "The live taxonomy.", schema: taxonomyResponse },
   errors: { taxonomy_read_disabled: "The deployment does not enable the taxonomy read (switch `TAXONOMY_READ`)." },
   async handler({ env, ledger }) {

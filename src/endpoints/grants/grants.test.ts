@@ -95,8 +95,37 @@ describe("the grant flow", () => {
       txn("lunch", { name: "FAMILY DINNER", amount: 85.5, date: "2026-11-03", merchant_name: "Chez Nous" }),
     ]);
 
+    expect(answer.body).toMatchObject({
+      form: "paged",
+      page: 1,
+      per_page: 100,
+      add_backs: { lines: 2, total_cents: -28550, categories: [{ category: "Owner draw", lines: 2, total_cents: -28550 }] },
+    });
+
     const listed = (await api(session(t), "/api/v1/auditor/grants")).body.grants.find((g: any) => g.grant_id === grant.grant_id);
     expect(listed.last_read_at).not.toBeNull();
+  });
+
+  it("pages the add-backs with their records, oldest first; the full form lists them all at once", async () => {
+    const { token } = await grantAuditor(t);
+    const read = (query: string) => api({ bearer: token }, `/api/v1/auditor/view?${query}`);
+    const first = (await read("per_page=1")).body;
+    const second = (await read("per_page=1&page=2")).body;
+    const past = (await read("per_page=1&page=3")).body;
+    expect([first, second, past].map((v) => v.pocket_flagged.map((p: any) => p.description))).toEqual([["ATM OWNER CASH"], ["FAMILY DINNER"], []]);
+    expect([first, second].map((v) => v.receipts.map((r: any) => [r.src_id, r.raw.name]))).toEqual([
+      [[first.pocket_flagged[0].src_id, "ATM OWNER CASH"]],
+      [[second.pocket_flagged[0].src_id, "FAMILY DINNER"]],
+    ]);
+    // The totals and the months are whole on every page.
+    for (const v of [first, second, past]) expect(v).toMatchObject({ add_backs: { lines: 2 }, months: first.months });
+    const full = (await read("form=full")).body;
+    expect(auditorViewResponse.parse(full)).toEqual(full);
+    expect(full).not.toHaveProperty("page");
+    expect(full.form).toBe("full");
+    expect(full.pocket_flagged).toEqual([...first.pocket_flagged, ...second.pocket_flagged]);
+    expect((await read("per_page=5000")).body.per_page).toBe(500);
+    expect((await read("form=everything&page=0")).body.errors.map((e: any) => e.field).sort()).toEqual(["query.form", "query.page"]);
   });
 
   it("never writes a grant code into the thread", async () => {

@@ -4,6 +4,8 @@ import { carrierFor } from "../../providers/sms";
 import type { z } from "@hono/zod-openapi";
 import { defineEndpoint, JsonAnswer } from "../define";
 import {
+  ADD_BACKS_PER_PAGE_CAP,
+  auditorViewQuery,
   auditorViewResponse,
   confirmBody,
   confirmResponse,
@@ -49,7 +51,7 @@ export const confirmAuditorGrant = defineEndpoint({
   description:
     "Makes the grant live with the code texted to the customer, the same `viewer_name` and the same `viewer_channel` as " +
     "at the offer. Answers the live grant and its token: an auditor-scope credential valid 24 hours that reads " +
-    "GET /api/v1/auditor/view and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
+    "GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}) and nothing else, shown once. 403 names the reason: `code_wrong`, `name_mismatch`, " +
     "`too_many_attempts` (a request takes 5 codes; then offer the grant again for a new code), `request_expired`, " +
     "`request_used`. 404 for a request this tenant never filed. 429 `too_many_requests` with Retry-After once one client " +
     "has failed 20 confirmations in an hour (the waits then double from 1 s to 15 minutes). Session only.",
@@ -120,16 +122,19 @@ export const getAuditorView = defineEndpoint({
   summary: "Read the auditor view",
   description:
     "For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked " +
-    "lines under `draw` categories) and the provider's verbatim records of those lines. The grant is the one the token's " +
-    "label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a " +
-    "personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired " +
-    "(`grant_expired`) grant.",
+    "lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default " +
+    "(`form=paged`) the add-backs and their records come a page at a time (`page`, `per_page`, at most 500), oldest " +
+    "first; `form=full` answers every one at once. The grant is the one the token's label names, never one from the " +
+    "request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session " +
+    "included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.",
   credential: "auditor",
+  query: auditorViewQuery,
   success: { status: 200, description: "The auditor view.", schema: auditorViewResponse },
-  async handler({ env, caller, ledger, face, now }) {
+  async handler({ env, caller, ledger, face, query, now }) {
     const grant = caller.grant!;
+    const ask = { form: query.form, page: query.page, perPage: Math.min(query.per_page, ADD_BACKS_PER_PAGE_CAP) };
     // The stamp and the read are independent: one waits for D1, the other for the object.
-    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id).then((outcome) => settle(outcome))]);
+    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id, ask).then((outcome) => settle(outcome))]);
     return new JsonAnswer<z.input<typeof auditorViewResponse>>(view);
   },
 });

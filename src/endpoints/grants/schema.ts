@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { AUDITOR_VIEW_FORMS } from "../../ledger/reports/auditor";
 import { E164 } from "../../providers/sms/types";
-import { paramInteger, singleLineText } from "../shared";
+import { cappedInt, pageSchema, paramInteger, singleLineText } from "../shared";
 
 const viewerName = singleLineText().trim().min(1).max(100).openapi({ description: "Who may look: shown in the customer's audit list.", example: "Dana Whitfield, CPA" });
 const viewerChannel = z
@@ -43,7 +44,7 @@ export const confirmResponse = z
   .object({
     grant: grantSchema,
     token: z.string().openapi({
-      description: "The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and nothing else.",
+      description: "The auditor-scope credential, shown once: valid 24 hours; it reads GET /api/v1/auditor/view and the parity verdicts (GET /api/v1/reports/parity-verdicts and /{as_of}), and nothing else.",
       example: "lat.3f9c1a7e5b2d4c60.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c",
     }),
   })
@@ -63,9 +64,24 @@ export const grantsResponse = z.object({ grants: z.array(grantSchema).openapi({ 
 
 const cents = (description: string, example: number) => z.number().int().openapi({ description, example });
 
+/** The most add-backs one page of the auditor view holds. */
+export const ADD_BACKS_PER_PAGE_CAP = 500;
+
+export const auditorViewQuery = z.object({
+  form: z.enum(AUDITOR_VIEW_FORMS).default("paged").openapi({
+    description:
+      "`paged` (the default): the months, the add-backs' totals, and one page of the add-backs with their records. " +
+      "`full`: the contract's whole view, every add-back with its record (megabytes for a large book).",
+    example: "paged",
+  }),
+  page: pageSchema,
+  per_page: cappedInt("Add-backs per page (paged form).", 100, ADD_BACKS_PER_PAGE_CAP),
+});
+
 export const auditorViewResponse = z
   .object({
     grant_id: z.number().int().openapi({ description: "The grant this token reads under (from the token's label).", example: 3 }),
+    form: z.enum(AUDITOR_VIEW_FORMS).openapi({ description: "Which form this is: `paged` or `full`.", example: "paged" }),
     months: z
       .array(
         z.object({
@@ -77,6 +93,23 @@ export const auditorViewResponse = z
         }),
       )
       .openapi({ description: "Calendar-month totals of the lines in books, newest first." }),
+    add_backs: z
+      .object({
+        lines: cents("Booked lines under `draw` categories, over every page.", 212),
+        total_cents: cents("Their total, signed from the business's side (money out negative).", -4200000),
+        categories: z
+          .array(
+            z.object({
+              category: z.string().openapi({ description: "A draw category.", example: "Owner draw" }),
+              total_cents: cents("Its booked total.", -4200000),
+              lines: cents("Its booked lines.", 212),
+            }),
+          )
+          .openapi({ description: "The draw categories the booked lines carry, by name." }),
+      })
+      .openapi({ description: "The owner add-back list's totals." }),
+    page: z.number().int().optional().openapi({ description: "Paged form: the page of add-backs served.", example: 1 }),
+    per_page: z.number().int().optional().openapi({ description: "Paged form: add-backs per page, after the cap.", example: 100 }),
     pocket_flagged: z
       .array(
         z.object({
@@ -88,7 +121,7 @@ export const auditorViewResponse = z
           category: z.string().openapi({ description: "Its draw category.", example: "Owner draw" }),
         }),
       )
-      .openapi({ description: "The owner add-back list: booked lines under `draw` categories, oldest first." }),
+      .openapi({ description: "The owner add-back list: booked lines under `draw` categories, oldest first (in the paged form, this page of them)." }),
     receipts: z
       .array(
         z.object({
@@ -97,6 +130,6 @@ export const auditorViewResponse = z
           raw: z.unknown().openapi({ description: "The provider's record, verbatim." }),
         }),
       )
-      .openapi({ description: "The provider's verbatim records of the flagged lines." }),
+      .openapi({ description: "The provider's verbatim records of the listed add-backs, in the same order." }),
   })
   .openapi("AuditorView");

@@ -79,6 +79,74 @@ describe("the inbound webhook", () => {
   });
 });
 
+describe("a phone two tenants share", () => {
+  const PHONE = "+15555550155";
+  let a: SandboxTenant;
+  let b: SandboxTenant;
+  const url = `${BASE}/hooks/sms`;
+  let n = 0;
+  /** The carrier's signed call for a text from `from`; answers the TwiML. */
+  const text = async (body: string, from = PHONE, address = url) => {
+    n += 1;
+    const params = { AccountSid: "AC0000", MessageSid: `SMshared${n}`, From: from, To: "+15555550199", Body: body };
+    const answer = await hook(address, params, await independentSignature(SANDBOX_CARRIER_AUTH_TOKEN, address, params));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toContain("text/xml");
+    return answer.text();
+  };
+  const bodies = async (t: SandboxTenant) => (await thread(t)).messages.map((m: any) => m.body);
+  const EMPTY = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
+  beforeAll(async () => {
+    a = await createTenant({ phone: PHONE });
+    b = await createTenant({ phone: PHONE });
+  });
+
+  it("lands a text in the one tenant it names, by handle, in any case, anywhere in it", async () => {
+    expect(await text(`${a.tenant}: was the $84 at Costco business?`)).toBe(EMPTY);
+    expect(await text(`Receipt for ${b.tenant.toUpperCase()} is in the glovebox`)).toBe(EMPTY);
+    expect(await bodies(a)).toEqual([`${a.tenant}: was the $84 at Costco business?`]);
+    expect(await bodies(b)).toEqual([`Receipt for ${b.tenant.toUpperCase()} is in the glovebox`]);
+  });
+
+  it("asks the sender which business, and files nothing, when the text names neither or both", async () => {
+    const [first, second] = [a.tenant, b.tenant].sort();
+    for (const body of ["Was the $84 at Costco business?", `${a.tenant} and ${b.tenant} both bought lunch`, `${a.tenant}x is no handle`]) {
+      const answer = await text(body);
+      expect(answer).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?><Response><Message>This number is enrolled with 2 businesses: /);
+      expect(answer).toContain(`${first}, ${second}.`);
+      expect(answer).toContain(`e.g. &quot;${first}: ...&quot; Nothing was filed.</Message></Response>`);
+    }
+    expect(await bodies(a)).toHaveLength(1);
+    expect(await bodies(b)).toHaveLength(1);
+  });
+
+  it("lands a text from a phone one tenant holds whatever it says, and files one from an unknown phone nowhere", async () => {
+    const solo = await createTenant({ phone: "+15555550156" });
+    expect(await text("no name in here", "+15555550156")).toBe(EMPTY);
+    expect(await bodies(solo)).toEqual(["no name in here"]);
+    expect(await text(`${a.tenant}: hello`, "+15555550157")).toBe(EMPTY);
+    expect(await bodies(a)).toHaveLength(1);
+  });
+
+  it("lands a text whose signed address names a tenant there only if that tenant holds the phone", async () => {
+    expect(await text("for b, by address", PHONE, `${url}?tenant=${b.tenant}`)).toBe(EMPTY);
+    expect((await bodies(b))[0]).toBe("for b, by address");
+    const stranger = await createTenant({ phone: "+15555550158" });
+    expect(await text("not my phone", PHONE, `${url}?tenant=${stranger.tenant}`)).toBe(EMPTY);
+    expect(await bodies(stranger)).toEqual([]);
+    expect(await bodies(a)).toHaveLength(1);
+  });
+
+  it("is driven the same way from the sandbox, by phone", async () => {
+    const send = async (body: string) =>
+      (await SELF.fetch(`${BASE}/sandbox/inbound-sms`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ from: PHONE, body }) })).json() as Promise<any>;
+    expect(await send(`${a.tenant} here`)).toMatchObject({ received: true, landed_in: a.tenant, reply: null, message_sid: expect.stringMatching(/^SM/) });
+    expect(await send("whose is this?")).toMatchObject({ received: false, landed_in: null, reply: expect.stringContaining("Which business is this message for?") });
+    expect(await bodies(a)).toEqual([`${a.tenant} here`, `${a.tenant}: was the $84 at Costco business?`]);
+  });
+});
+
 describe("replies", () => {
   it("stay invisible as drafts until a person releases them, which texts the customer's phone", async () => {
     const t = await createTenant({ phone: "+15555550188" });

@@ -9,8 +9,9 @@ export const getMessages = defineEndpoint({
   tag: "messages",
   summary: "Read the message thread",
   description:
-    "The SMS thread with the customer, newest first: texts it sent in, and replies a person released on /settings " +
-    "(drafts are never listed). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in " +
+    "The SMS thread with the customer, newest first: texts it sent in, replies a person released on /settings (drafts " +
+    "are never listed), and the service's notices to the owner (a parity mismatch: texted too where SMS is configured, " +
+    "else channel `notice`, status `posted`). `limit` defaults to 50; above 200 is clamped to 200. `count` is the number of rows in " +
     "this response, not a lifetime total.",
   credential: "read",
   query: messagesQuery,

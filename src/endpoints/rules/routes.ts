@@ -20,8 +20,10 @@ export const listRules = defineEndpoint({
   summary: "List the rulebook",
   description:
     "The rulebook as it stands: the newest revision of every rule key, retired ones included, ordered by priority " +
-    "descending (ties by key), so the bottom row is the one that decides first when two rules match.",
+    "descending (ties by key), so the bottom row is the one that decides first when two rules match. To add rules: " +
+    "create_rule (POST /api/v1/create-rule) or create_rules (POST /api/v1/create-rules); a POST here is 405 naming them.",
   credential: "read",
+  addedBy: ["create_rule", "create_rules"],
   success: { status: 200, description: "The rulebook.", schema: listRulesResponse },
   async handler({ ledger }) {
     return { rules: settle(await ledger.listRules()) };

@@ -4,7 +4,7 @@
  */
 import { asc, desc, sql } from "drizzle-orm";
 import { faceFigures, findRow, rowColumns, toRow, type Row } from "./reads";
-import type { LedgerDb } from "../store/db";
+import type { LedgerDb, LedgerHandle } from "../store/db";
 import type { Face } from "../face";
 import { categoryValue, judge } from "./judgements";
 import { noSuchLine, ok, refused, type Outcome } from "../outcome";
@@ -17,20 +17,28 @@ export type ExceptionRow = Row & { a_id: number };
 
 
 
-/** One page of the exceptions, newest first, and how many there are on the face. */
+/** One page of the exceptions, and how many there are on the face. */
 export interface ExceptionsPage {
   exceptions: ExceptionRow[];
   total: number;
 }
 
-export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: number): ExceptionsPage {
-  const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+/**
+ * The queue's two orders: `newest` (the API's list, newest posted first) and `oldest` (the
+ * workspace's review, the longest-waiting first). Both read the queue's index, one of them
+ * backwards.
+ */
+export type QueueOrder = "newest" | "oldest";
+
+export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: number, order: QueueOrder = "newest"): ExceptionsPage {
+  const oldest = order === "oldest";
+  const listOrder = oldest ? [asc(cRows.postedOn), desc(cRows.side), asc(cRows.srcId)] : [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
   // The page's keys from the queue's own index (exactly the queue, in list order), so a deep
   // page skips index entries; then the page's rows. (`+side`: a plain `side = 'A'` makes
   // SQLite sort the page again.)
   const pageKeys = sql`SELECT side, src_id FROM ${cRows} INDEXED BY c_rows_queue
     WHERE ${sql.raw(EXCEPTIONS_QUEUE)} AND +side = 'A' ${face.effectiveFrom === null ? sql`` : sql`AND posted_on >= ${face.effectiveFrom}`}
-    ORDER BY posted_on DESC, side, src_id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
+    ORDER BY ${oldest ? sql`posted_on, side DESC, src_id` : sql`posted_on DESC, side, src_id DESC`} LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`;
   const exceptions = db
     .select(rowColumns)
     .from(cRows)
@@ -38,11 +46,14 @@ export function listExceptions(db: LedgerDb, face: Face, page: number, perPage: 
     .orderBy(...listOrder)
     .all()
     .map((r) => ({ a_id: r.srcId, ...toRow(r) }));
-  // Side B is always archived, so the queue's figures in these states are side A's: counted, not scanned.
-  const total = faceFigures(db, face)
+  return { exceptions, total: queueSize(db, face) };
+}
+
+/** How many lines wait in the queue on the face. Side B is always archived, so the queue's figures in these states are side A's: counted, not scanned. */
+export function queueSize(db: LedgerHandle, face: Face): number {
+  return faceFigures(db, face)
     .filter((f) => f.category === null && (EXCEPTION_STATES as readonly string[]).includes(f.state))
     .reduce((n, f) => n + f.lines, 0);
-  return { exceptions, total };
 }
 
 /**

@@ -8,6 +8,7 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from "
 import { addDays } from "../../clock";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import type { Face } from "../face";
+import { BOOKS_CURRENCY } from "./currency";
 import { isQueueLabel } from "./queue-label";
 import { aLines, bLines, cFloor, cFloorTotals, cRows, cTotals, feedAccounts, lineEvents } from "../store/schema";
 import { noSuchLine, ok, type Outcome } from "../outcome";
@@ -27,6 +28,10 @@ export interface Row {
   in_books: boolean;
   exclude_reason: string;
   state: "in books" | "pending" | "superseded" | "retracted" | "archived";
+  /** The line's currency: the bank's code, or the books' own where it named none. */
+  currency: string;
+  /** True when the bank gave the line in a currency other than the books': listed, and in no P&L. */
+  foreign_currency: boolean;
 }
 
 export const rowColumns = {
@@ -39,6 +44,8 @@ export const rowColumns = {
   category: cRows.category,
   state: cRows.state,
   excludeReason: cRows.excludeReason,
+  currency: cRows.currency,
+  booksCurrency: BOOKS_CURRENCY,
 };
 
 interface RowRecord {
@@ -51,6 +58,8 @@ interface RowRecord {
   category: string | null;
   state: Row["state"];
   excludeReason: string;
+  currency: string | null;
+  booksCurrency: string;
 }
 
 export function toRow(r: RowRecord): Row {
@@ -65,6 +74,8 @@ export function toRow(r: RowRecord): Row {
     in_books: r.state === "in books",
     exclude_reason: r.excludeReason,
     state: r.state,
+    currency: r.currency ?? r.booksCurrency,
+    foreign_currency: r.currency !== null && r.currency !== r.booksCurrency,
   };
 }
 
@@ -185,17 +196,25 @@ function containing(q: string): SQL {
   )!;
 }
 
-export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
+/** The rows of relation C a filter takes, on the face. */
+export function rowConditions(face: Face, filter: RowFilter): SQL | undefined {
   const category =
     filter.cat === undefined ? undefined : isQueueLabel(filter.cat) ? isNull(cRows.category) : eq(cRows.category, filter.cat);
-  const where = and(
+  return and(
     onFace(face),
     filter.from ? gte(cRows.postedOn, filter.from) : undefined,
     filter.to ? lte(cRows.postedOn, filter.to) : undefined,
     category,
     filter.q ? containing(filter.q) : undefined,
   );
-  const listOrder = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+}
+
+/** The list's order: newest posted first. */
+export const LIST_ORDER = [desc(cRows.postedOn), asc(cRows.side), desc(cRows.srcId)];
+
+export function listRows(db: LedgerDb, face: Face, filter: RowFilter, page: number, perPage: number) {
+  const where = rowConditions(face, filter);
+  const listOrder = LIST_ORDER;
   if (filter.q) {
     // A word filter reads every matching row anyway (the exact check needs its
     // description), so the page's keys and the totals come from one pass: aggregates over

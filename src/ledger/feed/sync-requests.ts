@@ -6,6 +6,7 @@
  */
 import { desc, eq } from "drizzle-orm";
 import type { LedgerDb } from "../store/db";
+import { countLiveConnections, liveConnectionSecrets } from "./connections";
 import { currentCursor, type FeedCounts } from "./feed-pages";
 import { bankConnections, syncRequests, syncRuns } from "../store/schema";
 
@@ -15,16 +16,19 @@ export type SyncRequestOutcome =
   | { state: "nothing-connected" }
   | { state: "recorded" | "already-pending"; requestId: number; requestedAt: string };
 
+/** The newest connection, whatever its status. */
 export function connectedBank(db: LedgerDb) {
   return db.select().from(bankConnections).orderBy(desc(bankConnections.id)).limit(1).get();
 }
 
+/** A connection with no item: the sandbox bank of a sandbox sign-up (banks linked in the aggregator's flow: `linkItem`). */
 export function connectBank(db: LedgerDb, provider: "sandbox" | "aggregator", accessToken: string, at: string): number {
   return db.insert(bankConnections).values({ provider, accessToken, connectedAt: at }).returning({ id: bankConnections.id }).get().id;
 }
 
+/** The connections held: those not disconnected. */
 export function countConnections(db: LedgerDb): number {
-  return db.select({ id: bankConnections.id }).from(bankConnections).all().length;
+  return countLiveConnections(db);
 }
 
 export function pendingRequest(db: LedgerDb, now: Date) {
@@ -38,7 +42,7 @@ export function pendingRequest(db: LedgerDb, now: Date) {
 
 /** Records a sync request unless one is pending or no bank is connected. */
 export function requestSync(db: LedgerDb, actor: string, now: Date): SyncRequestOutcome {
-  if (!connectedBank(db)) return { state: "nothing-connected" };
+  if (countLiveConnections(db) === 0) return { state: "nothing-connected" };
   const pending = pendingRequest(db, now);
   if (pending) return { state: "already-pending", requestId: pending.id, requestedAt: pending.requestedAt };
   const requestedAt = now.toISOString();
@@ -46,11 +50,21 @@ export function requestSync(db: LedgerDb, actor: string, now: Date): SyncRequest
   return { state: "recorded", requestId, requestedAt };
 }
 
-export interface SyncPlan {
+/** One connection's part of a sync run: where its feed is and where it stands. */
+export interface SyncPlanConnection {
   connectionId: number;
   provider: "sandbox" | "aggregator";
+  itemId: string | null;
+  institution: string | null;
+  /** Encrypted, as the ledger holds it (empty for the sandbox bank of a sandbox sign-up). */
   accessToken: string;
   cursor: string;
+  status: "connected" | "error" | "login_required";
+}
+
+export interface SyncPlan {
+  /** Every connection not disconnected, oldest first (a connection waiting for its login is in it, for the run to name). */
+  connections: SyncPlanConnection[];
   attempt: number;
 }
 
@@ -60,15 +74,16 @@ export function planSyncRun(db: LedgerDb, requestId: number): SyncPlan | null {
   if (!request) return null;
   const runs = db.select({ final: syncRuns.final }).from(syncRuns).where(eq(syncRuns.requestId, requestId)).all();
   if (runs.some((r) => r.final)) return null;
-  const connection = connectedBank(db);
-  if (!connection) return null;
-  return {
-    connectionId: connection.id,
-    provider: connection.provider,
-    accessToken: connection.accessToken,
-    cursor: currentCursor(db, connection.id),
-    attempt: runs.length + 1,
-  };
+  const connections = liveConnectionSecrets(db).map((c) => ({
+    connectionId: c.id,
+    provider: c.provider,
+    itemId: c.itemId,
+    institution: c.institution,
+    accessToken: c.accessToken,
+    cursor: currentCursor(db, c.id),
+    status: c.status as SyncPlanConnection["status"],
+  }));
+  return { connections, attempt: runs.length + 1 };
 }
 
 export interface SyncRunRecord extends FeedCounts {

@@ -1,8 +1,9 @@
 /**
  * The auditor view: what a read-only grant shows, over the books on the tenant's face.
  * - months: calendar-month totals of the lines in books (relation C, as the dashboard reads it);
- * - pocket_flagged: the owner add-back list, the booked lines under `draw` categories;
- * - receipts: the provider's verbatim records of those flagged lines.
+ * - add_backs: how many booked lines are under `draw` categories, and their total, per category;
+ * - pocket_flagged: the owner add-back list, those lines (a page of them, or all);
+ * - receipts: the provider's verbatim records of the listed lines.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { addMonths } from "../../clock";
@@ -13,34 +14,89 @@ import type { Face } from "../face";
 import { JsonFragment, toJson } from "../store/json-text";
 import { aLines, cMonthTotals, cRows } from "../store/schema";
 
+/** `paged`: the add-backs a page at a time with their totals; `full`: the contract's view, every add-back with its record. */
+export const AUDITOR_VIEW_FORMS = ["paged", "full"] as const;
+export type AuditorViewForm = (typeof AUDITOR_VIEW_FORMS)[number];
+
+export interface AuditorViewAsk {
+  form: AuditorViewForm;
+  /** The page of add-backs, from 1 (paged form). */
+  page: number;
+  perPage: number;
+}
+
 /**
- * The auditor view as JSON text, its `grant_id` the grant the token reads under. The
- * add-back list and its records are written by SQLite (thousands of lines at 100,000, each
- * record as stored): they never become objects in the object or in the Worker.
+ * The auditor view as JSON text, its `grant_id` the grant the token reads under. The months
+ * and the add-backs' totals are kept figures; the add-back list and its records (in full,
+ * thousands of lines at 100,000, each record as stored) are written by SQLite: they never
+ * become objects in the object or in the Worker.
  */
-export function auditorViewJson(db: LedgerHandle, face: Face, grantId: number): string {
+export function auditorViewJson(db: LedgerHandle, face: Face, grantId: number, ask: AuditorViewAsk): string {
   const drawNames = new Set(taxonomy(db).filter((t) => t.header_key === "draw").map((t) => normalName(t.name)));
-  const labels = listCategoryTotals(db, face)
-    .map((c) => c.category)
-    .filter((c) => drawNames.has(normalName(c)));
-  const order = sql`ORDER BY ${cRows.postedOn}, ${cRows.srcId}`;
+  const draws = listCategoryTotals(db, face).filter((c) => drawNames.has(normalName(c.category)));
+  const labels = JSON.stringify(draws.map((c) => c.category));
+  const span = ask.form === "full" ? { where: sql``, page: sql`` } : pageSpan(db, face, labels, (ask.page - 1) * ask.perPage, ask.perPage);
   const flagged = db.get<{ pocket: string; receipts: string }>(sql`
-    SELECT json_group_array(json_object('side', ${cRows.side}, 'src_id', ${cRows.srcId}, 'posted_on', ${cRows.postedOn},
-        'description', ${cRows.description}, 'amount_cents', ${cRows.amountCents}, 'category', ${cRows.category}) ${order}) AS pocket,
+    SELECT json_group_array(json_object('side', side, 'src_id', src_id, 'posted_on', posted_on,
+        'description', description, 'amount_cents', amount_cents, 'category', category) ORDER BY posted_on, src_id) AS pocket,
       -- Lines in books are side A: their provider records come with them, not by a query per row.
       -- A record is JSON.stringify's text (feed.ts), spliced in as it stands: json() would parse
       -- every one again (6-13 ms of a 61-69 ms read at 100,000 lines).
-      '[' || coalesce(group_concat('{"side":' || json_quote(${cRows.side}) || ',"src_id":' || ${cRows.srcId} || ',"raw":' ||
-        (SELECT ${aLines.raw} FROM ${aLines} WHERE ${aLines.id} = ${cRows.srcId}) || '}', ',' ${order}), '') || ']' AS receipts
-    FROM ${cRows}
-    -- One bound value however many labels: the object's SQLite binds at most 100 per statement.
-    WHERE ${and(onFace(face), eq(cRows.state, "in books"), sql`${cRows.category} IN (SELECT value FROM json_each(${JSON.stringify(labels)}))`)}`)!;
+      '[' || coalesce(group_concat('{"side":' || json_quote(side) || ',"src_id":' || src_id || ',"raw":' ||
+        (SELECT ${aLines.raw} FROM ${aLines} WHERE ${aLines.id} = src_id) || '}', ',' ORDER BY posted_on, src_id), '') || ']' AS receipts
+    FROM (
+      SELECT ${cRows.side} AS side, ${cRows.srcId} AS src_id, ${cRows.postedOn} AS posted_on, ${cRows.description} AS description,
+        ${cRows.amountCents} AS amount_cents, ${cRows.category} AS category
+      FROM ${cRows}
+      -- One bound value however many labels: the object's SQLite binds at most 100 per statement.
+      WHERE ${and(onFace(face), eq(cRows.state, "in books"), sql`${cRows.category} IN (SELECT value FROM json_each(${labels}))`)} ${span.where}
+      ORDER BY ${cRows.postedOn}, ${cRows.srcId} ${span.page})`)!;
   return toJson({
     grant_id: grantId,
+    form: ask.form,
     months: bookedMonths(db, face),
+    add_backs: {
+      lines: draws.reduce((n, c) => n + c.lines, 0),
+      total_cents: draws.reduce((n, c) => n + c.total_cents, 0),
+      categories: [...draws].sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0)),
+    },
+    ...(ask.form === "full" ? {} : { page: ask.page, per_page: ask.perPage }),
     pocket_flagged: new JsonFragment(flagged.pocket),
     receipts: new JsonFragment(flagged.receipts),
   });
+}
+
+/**
+ * Where a page of add-backs lies: the days it spans, found in the kept daily figures of the
+ * draw categories (about a row per day), and how many of the first day's lines come before
+ * it. The page then reads only those days' lines, instead of sorting every add-back to
+ * skip to it.
+ */
+function pageSpan(db: LedgerHandle, face: Face, labels: string, offset: number, perPage: number) {
+  const days = db.all<{ posted_on: string; lines: number }>(sql`
+    SELECT posted_on, sum(lines) AS lines FROM c_day_totals
+    WHERE state = 'in books' AND category IN (SELECT value FROM json_each(${labels}))
+      ${face.effectiveFrom === null ? sql`` : sql`AND posted_on >= ${face.effectiveFrom}`}
+    GROUP BY posted_on HAVING sum(lines) <> 0 ORDER BY posted_on`);
+  let seen = 0;
+  let from: string | null = null;
+  let to: string | null = null;
+  let skip = 0;
+  for (const day of days) {
+    const through = seen + day.lines;
+    if (from === null && through > offset) {
+      from = day.posted_on;
+      skip = offset - seen;
+    }
+    if (from !== null) {
+      to = day.posted_on;
+      if (through >= offset + perPage) break;
+    }
+    seen = through;
+  }
+  // Past the last add-back: an empty page.
+  if (from === null) return { where: sql`AND 0`, page: sql`` };
+  return { where: sql`AND ${cRows.postedOn} >= ${from} AND ${cRows.postedOn} <= ${to}`, page: sql`LIMIT ${perPage} OFFSET ${skip}` };
 }
 
 /**

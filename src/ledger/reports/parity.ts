@@ -12,12 +12,20 @@
  *    window's first or last day (a time-zone or posting-date shift), otherwise
  *    MISSING_ON_ORACLE (only the books have it) or MISSING_ON_LOCAL (only the oracle has it).
  * Everything is sorted, so the same books and oracle always give the same verdict.
+ *
+ * What the localisations account for of each delta is summed per section; the part of a
+ * delta they do not account for (an oracle whose section number is not the sum of its own
+ * transactions, say) is marked `unexplained` with its amount, rather than left as a delta
+ * no line explains. A mismatch (a coefficient other than 0) posts a notice in the owner's
+ * thread in the same transaction as the verdict (./parity-notice.ts).
  */
 import { desc, eq } from "drizzle-orm";
 import { addDays } from "../../clock";
 import type { LedgerDb } from "../store/db";
 import type { Face } from "../face";
+import { NOTICE_ACTOR, postNotice, postTextedNotice, type Notice } from "../messages";
 import { rollingPnl, SECTIONS, twelveNumbers, WINDOWS, type PnlReport, type SectionName, type SectionNumbers, type WindowName } from "./pnl";
+import { noticeOfMismatch } from "./parity-notice";
 import { parityVerdicts } from "../store/schema";
 
 export type LocalisationKind = "RECATEGORIZED" | "AMOUNT_DIFF" | "WINDOW_EDGE" | "MISSING_ON_LOCAL" | "MISSING_ON_ORACLE";
@@ -40,11 +48,26 @@ export interface Localisation {
   oracle: Seen | null;
 }
 
+/** The part of one of the twelve deltas that no localisation accounts for. */
+export interface Unexplained {
+  window: WindowName;
+  section: SectionName;
+  /** Books minus oracle: the delta itself. */
+  delta_cents: number;
+  /** What the window's localisations add up to in the section (in its natural direction). */
+  explained_cents: number;
+  /** delta_cents - explained_cents: never 0 in a listed entry. */
+  unexplained_cents: number;
+}
+
 export interface VerdictCore {
   as_of: string;
   coefficient: number;
+  /** Whether the twelve numbers agree: the coefficient is 0. */
+  match: boolean;
   deltas: Record<string, number>;
   localisations: Localisation[];
+  unexplained: Unexplained[];
 }
 
 export interface Verdict extends VerdictCore {
@@ -55,6 +78,17 @@ export interface Verdict extends VerdictCore {
 export type ComparableReport = Pick<PnlReport, "windows">;
 
 const BASE_SECTIONS: SectionName[] = SECTIONS.filter((s) => s !== "gross_margin" && s !== "net_income");
+
+/**
+ * How a transaction's amount enters its section's number, and the derived sections' sums
+ * (the P&L's rule, docs/decisions.md "Reports and parity"): revenue counts money in, the
+ * cost sections count money out as positive.
+ */
+const NATURAL_SIGN: Partial<Record<SectionName, 1 | -1>> = { revenue: 1, cogs: -1, biz_expenses: -1, owners_draw: -1 };
+const DERIVED_FROM: Partial<Record<SectionName, [SectionName, 1 | -1][]>> = {
+  gross_margin: [["revenue", 1], ["cogs", -1]],
+  net_income: [["revenue", 1], ["cogs", -1], ["biz_expenses", -1]],
+};
 
 interface Entry extends Seen {
   key: string;
@@ -140,7 +174,40 @@ export function computeVerdict(asOf: string, local: ComparableReport, oracle: Co
       a.src_id - b.src_id ||
       (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
   );
-  return { as_of: asOf, coefficient: differences / Math.max(1, scale), deltas, localisations };
+  const coefficient = differences / Math.max(1, scale);
+  return { as_of: asOf, coefficient, match: coefficient === 0, deltas, localisations, unexplained: unexplainedOf(deltas, localisations) };
+}
+
+/**
+ * Each delta's part that the localisations do not account for, in the twelve numbers'
+ * order (7d then 30d, sections as the P&L lists them). A localisation accounts for its
+ * amount on each side it is seen on: the books' side adds, the oracle's subtracts, each in
+ * its own section; a derived section sums its components' parts. A function of the deltas
+ * and the localisations alone, so a verdict filed without the field reads the same.
+ */
+export function unexplainedOf(deltas: Record<string, number>, localisations: readonly Localisation[]): Unexplained[] {
+  const explained = new Map<string, number>();
+  const account = (window: string, seen: Seen | null, side: 1 | -1) => {
+    const sign = seen ? NATURAL_SIGN[seen.section] : undefined;
+    if (!seen || sign === undefined) return;
+    const key = `${window}.${seen.section}`;
+    explained.set(key, (explained.get(key) ?? 0) + side * sign * seen.amount_cents);
+  };
+  for (const l of localisations) {
+    account(l.window, l.local, 1);
+    account(l.window, l.oracle, -1);
+  }
+  const out: Unexplained[] = [];
+  for (const window of Object.keys(WINDOWS) as WindowName[]) {
+    const part = (section: SectionName) => explained.get(`${window}.${section}`) ?? 0;
+    for (const section of SECTIONS) {
+      const components = DERIVED_FROM[section];
+      const explainedCents = components ? components.reduce((sum, [s, sign]) => sum + sign * part(s), 0) : part(section);
+      const delta = deltas[`${window}.${section}`] ?? 0;
+      if (delta !== explainedCents) out.push({ window, section, delta_cents: delta, explained_cents: explainedCents, unexplained_cents: delta - explainedCents });
+    }
+  }
+  return out;
 }
 
 /** The twelve numbers on which an asserted `local` report disagrees with the books. */
@@ -150,14 +217,44 @@ export function disagreements(books: SectionNumbers, asserted: SectionNumbers): 
   return (Object.keys(ours) as (keyof typeof ours)[]).filter((k) => ours[k] !== claimed[k]);
 }
 
-/** Files the day's verdict: the first revision, or the next one for a day already filed. */
-export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, actor: string, at: string): Verdict {
+/** Who files a verdict, from where, and whether its notice is texted. */
+export interface Filing {
+  actor: string;
+  /** The daily run's oracle source (its address); null when a caller sent the report (`record_pnl_parity`). */
+  oracleUrl: string | null;
+  /** Whether the owner's SMS is configured: a mismatch's notice is then texted as well as posted. */
+  textOwner: boolean;
+}
+
+export interface Filed {
+  verdict: Verdict;
+  /** The notice a mismatch posted in the owner's thread; null for a match. */
+  notice: Notice | null;
+}
+
+/**
+ * Files the day's verdict: the first revision, or the next one for a day already filed;
+ * a mismatch posts its notice in the same transaction, so one never lands without the other.
+ */
+export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, filing: Filing, at: string): Filed {
   return db.transaction((tx) => {
     const last = tx.select({ revision: parityVerdicts.revision }).from(parityVerdicts).where(eq(parityVerdicts.asOf, core.as_of)).orderBy(desc(parityVerdicts.revision)).limit(1).get();
     const verdict: Verdict = { ...core, revision: (last?.revision ?? 0) + 1 };
-    tx.insert(parityVerdicts).values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), actor, filedAt: at }).run();
-    return verdict;
+    tx.insert(parityVerdicts)
+      .values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), oracleUrl: sourceAddress(filing.oracleUrl), actor: filing.actor, filedAt: at })
+      .run();
+    if (verdict.match) return { verdict, notice: null };
+    const body = noticeOfMismatch(verdict, filing.oracleUrl === null ? "manual" : "daily");
+    const messageId = filing.textOwner ? postTextedNotice(tx, body, at) : postNotice(tx, body, NOTICE_ACTOR, at);
+    return { verdict, notice: { messageId, body, texted: filing.textOwner } };
   });
+}
+
+/** An oracle source's address as a verdict keeps it: without its query or fragment, where a secret could sit. */
+function sourceAddress(url: string | null): string | null {
+  if (url === null) return null;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }
 
 /**
@@ -171,11 +268,11 @@ export function recordParity(
   asOf: string,
   oracle: ComparableReport,
   local: SectionNumbers | null,
-  actor: string,
+  filing: Filing,
   at: string,
-): { disagreeing: string[]; verdict: Verdict | null } {
+): { disagreeing: string[]; filed: Filed | null } {
   const books = rollingPnl(db, face, asOf);
   const disagreeing = local ? disagreements(books, local) : [];
-  if (disagreeing.length > 0) return { disagreeing, verdict: null };
-  return { disagreeing, verdict: fileVerdict(db, computeVerdict(asOf, books, oracle), oracle, actor, at) };
+  if (disagreeing.length > 0) return { disagreeing, filed: null };
+  return { disagreeing, filed: fileVerdict(db, computeVerdict(asOf, books, oracle), oracle, filing, at) };
 }

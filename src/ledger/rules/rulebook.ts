@@ -49,6 +49,12 @@ export function findRule(db: LedgerHandle, ruleKey: string): Rule | undefined {
   const r = db.select().from(ruleRevisions).where(eq(ruleRevisions.ruleKey, ruleKey)).orderBy(desc(ruleRevisions.revision)).limit(1).get();
   return r ? toRule(r) : undefined;
 }
+/** Every revision of a rule, the newest first. */
+export function ruleRevisionsOf(db: LedgerHandle, ruleKey: string): Outcome<Rule[]> {
+  const revisions = db.select().from(ruleRevisions).where(eq(ruleRevisions.ruleKey, ruleKey)).orderBy(desc(ruleRevisions.revision)).all();
+  return revisions.length === 0 ? noSuchRule(ruleKey) : ok(revisions.map(toRule));
+}
+
 /** Appends the next revision of a key (the first for a new key). */
 export function appendRevision(
   db: LedgerHandle,

@@ -146,7 +146,7 @@ describe("relation C as kept", () => {
         { side: "A", src_id: 2, category: null },
         { side: "B", src_id: 1, category: "Meals" },
       ]);
-      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+      expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
     });
   });
 
@@ -179,7 +179,7 @@ describe("relation C as kept", () => {
           const db = instance.db;
           const connection = connectBank(db, "sandbox", "", AT);
           for (const [n, s] of steps.entries()) await apply(instance, connection, s, n);
-          expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, words: 0 });
+          expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
           for (const [name, face] of Object.entries(FACES)) {
             const counted = countedSummary(db, face);
             const summary = booksSummary(db, face);

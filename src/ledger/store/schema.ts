@@ -11,13 +11,62 @@
 import { desc, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** A bank connection the feed is pulled from. Disconnecting is not an operation. */
+/**
+ * A bank connection the feed is pulled from: one item (one institution's login) at the
+ * aggregator, or the sandbox bank. What happens to it later (disconnected, a login the
+ * bank wants again) is appended to `bank_connection_events`.
+ */
 export const bankConnections = sqliteTable("bank_connections", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   provider: text("provider", { enum: ["sandbox", "aggregator"] }).notNull(),
-  /** The provider's access token for this connection (empty for the sandbox bank). */
+  /**
+   * The provider's access token for this connection, encrypted by the Worker before it gets
+   * here (src/banks/bank-tokens.ts); empty for the sandbox bank of a sandbox sign-up. A
+   * re-encryption under a newer key is appended to `bank_connection_tokens`.
+   */
   accessToken: text("access_token").notNull().default(""),
   connectedAt: text("connected_at").notNull(),
+  /** The provider's id of the item; null for the sandbox bank of a sandbox sign-up. */
+  itemId: text("item_id"),
+  /** The institution's name as the provider gave it at linking; null when it gave none. */
+  institution: text("institution"),
+});
+
+export const CONNECTION_STATUSES = ["connected", "login_required", "error", "disconnected"] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** A connection's status changes; its newest event is its status (`connected` before any). `disconnected` is final. */
+export const bankConnectionEvents = sqliteTable(
+  "bank_connection_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    status: text("status", { enum: CONNECTION_STATUSES }).notNull(),
+    /** Why, in words (the provider's error code and message, or who disconnected it). */
+    detail: text("detail").notNull(),
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("bank_connection_events_connection").on(t.connectionId, t.id)],
+);
+
+/** A connection's access token encrypted again (under the newest key); the newest row is the token. */
+export const bankConnectionTokens = sqliteTable(
+  "bank_connection_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    connectionId: integer("connection_id").notNull(),
+    accessToken: text("access_token").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("bank_connection_tokens_connection").on(t.connectionId, t.id)],
+);
+
+/** The ledger's opening: whose books these are, written by the sign-up's first call (one row). */
+export const ledgerOpening = sqliteTable("ledger_opening", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  tenant: text("tenant").notNull(),
+  openedAt: text("opened_at").notNull(),
 });
 
 /** One applied page of an incremental sync. The pair of cursors makes a replay a no-op. */
@@ -248,6 +297,11 @@ export const parityVerdicts = sqliteTable(
     verdict: text("verdict").notNull(),
     /** The oracle report it was computed against (JSON), so it can be recomputed later. */
     oracle: text("oracle").notNull(),
+    /**
+     * Where the daily run fetched the oracle (its address without query or fragment); null
+     * for a verdict a caller filed with the report in hand (`record_pnl_parity`).
+     */
+    oracleUrl: text("oracle_url"),
     actor: text("actor").notNull(),
     filedAt: text("filed_at").notNull(),
   },
@@ -328,21 +382,26 @@ export const exportPushes = sqliteTable(
 
 /**
  * The message thread with the customer. An inbound text lands as `in`; a reply is drafted
- * as `out` and stays invisible until a person releases it, which sends it.
+ * as `out` and stays invisible until a person releases it, which sends it; a notice (what
+ * the service tells the owner itself, such as a parity mismatch) is `out` and listed at once.
  */
 export const messages = sqliteTable("messages", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   direction: text("direction", { enum: ["in", "out"] }).notNull(),
-  channel: text("channel", { enum: ["sms"] }).notNull(),
+  /** `sms`: texted (or to be); `notice`: a notice posted to the thread only, never texted. */
+  channel: text("channel", { enum: ["sms", "notice"] }).notNull(),
   body: text("body").notNull(),
   /** For an inbound text: the carrier's id of it. */
   providerSid: text("provider_sid"),
-  /** Who drafted a reply, or the sender's phone for an inbound text. */
+  /** Who drafted a reply, the sender's phone for an inbound text, or `service` for a notice. */
   actor: text("actor").notNull(),
   createdAt: text("created_at").notNull(),
 });
 
-/** What happened to a drafted reply: released (sending), then sent or failed. The newest is its status. */
+/**
+ * What happened to a text going out, the newest being its status: a drafted reply released,
+ * or a notice to be texted (`sending`), then `sent` or `failed`.
+ */
 export const messageEvents = sqliteTable(
   "message_events",
   {
@@ -357,9 +416,25 @@ export const messageEvents = sqliteTable(
   (t) => [index("message_events_message").on(t.messageId, t.id)],
 );
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010 and 0012). */
+/**
+ * The books' currency: revisions, the newest stands; none means US dollars
+ * (`DEFAULT_BOOKS_CURRENCY`). A line the bank gave in another currency is kept and listed,
+ * flagged, and left out of the P&L (docs/decisions.md, "Reports and parity").
+ */
+export const booksCurrency = sqliteTable("books_currency", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** An ISO 4217 code, upper case. */
+  currency: text("currency").notNull(),
+  actor: text("actor").notNull(),
+  setAt: text("set_at").notNull(),
+});
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012, 0023 and 0025). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
+  "bank_connection_events",
+  "bank_connection_tokens",
+  "ledger_opening",
   "feed_pages",
   "feed_page_closes",
   "feed_accounts",
@@ -379,6 +454,7 @@ export const APPEND_ONLY_TABLES = [
   "export_pushes",
   "messages",
   "message_events",
+  "books_currency",
 ] as const;
 
 /** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */
@@ -395,6 +471,12 @@ const relationCColumns = {
   category: text("category"),
   state: text("state", { enum: LINE_STATES }).notNull(),
   excludeReason: text("exclude_reason").notNull(),
+  /**
+   * The currency the bank gave the line in (its `iso_currency_code`, else its
+   * `unofficial_currency_code`), upper case; null when it named none, which the books
+   * take as their own currency.
+   */
+  currency: text("currency"),
 };
 
 /**
@@ -495,11 +577,33 @@ export const cMonthTotals = sqliteTable(
 );
 
 /**
+ * Daily figures of `c_rows` per state, category and currency, kept by triggers on `c_rows`
+ * (migration 0025), so the P&L's numbers read a few rows per day of its windows, not the
+ * lines. `queued` is 1 for lines with no category (then `category` is ''); `currency` is
+ * '' where the bank named none.
+ */
+export const cDayTotals = sqliteTable(
+  "c_day_totals",
+  {
+    state: text("state", { enum: LINE_STATES }).notNull(),
+    postedOn: text("posted_on").notNull(),
+    queued: integer("queued", { mode: "boolean" }).notNull(),
+    category: text("category").notNull(),
+    currency: text("currency").notNull(),
+    lines: integer("lines").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  // Keyed by category before day: the P&L reads its labels' days (the labels from `c_totals`),
+  // the auditor view its draw categories' days, each a range of the key.
+  (t) => [primaryKey({ columns: [t.state, t.category, t.postedOn, t.queued, t.currency] })],
+);
+
+/**
  * Tables derived from the append-only ones, kept by triggers; never written by the domain
  * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
-export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_words"] as const;
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_day_totals", "c_words"] as const;
 
 /**
  * The local model's evidence, kept so an object that starts again need not read it from the

@@ -73,7 +73,7 @@ export class AggregatorBank implements BankProvider {
           ? `${parsed.data.error_code}: ${parsed.data.error_message}`
           : parsed.data.error_code;
       const retryable = response.status === 429 || response.status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code));
-      throw new BankProviderError(`the aggregator refused the sync (${what})`, retryable);
+      throw new BankProviderError(`the aggregator refused the sync (${what})`, retryable, code);
     }
     const parsed = syncAnswerSchema.safeParse(safeJson(text));
     if (!parsed.success) {

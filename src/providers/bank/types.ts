@@ -57,13 +57,19 @@ export interface BankProvider {
   syncPage(cursor: string): Promise<FeedPage>;
 }
 
-/** A provider that could not answer; the watcher records it and the queue retries. */
+/** A provider that could not answer; the watcher records it and the queue retries. `code` is the provider's error code when it gave one. */
 export class BankProviderError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly code?: string,
   ) {
     super(message);
     this.name = "BankProviderError";
   }
 }
+
+/** The provider's codes for an item whose bank wants its customer to sign in again (update mode repairs it). */
+export const LOGIN_REQUIRED_CODES: ReadonlySet<string> = new Set(["ITEM_LOGIN_REQUIRED", "PENDING_EXPIRATION", "ITEM_LOCKED"]);
+/** The provider's codes for an item it no longer serves as it stands (gone, consent withdrawn, nothing to read): the owner links it again. */
+export const ITEM_ERROR_CODES: ReadonlySet<string> = new Set(["INVALID_ACCESS_TOKEN", "ITEM_NOT_FOUND", "ACCESS_NOT_GRANTED", "NO_ACCOUNTS", "USER_PERMISSION_REVOKED", "ITEM_NOT_SUPPORTED"]);

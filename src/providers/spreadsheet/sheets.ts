@@ -2,6 +2,8 @@
  * The spreadsheet adapter: the common spreadsheet API's values endpoints (v4), over HTTP.
  * A push is a resync: the sheet is cleared, then the header and the books are appended in
  * batches. Repeating a push gives the same sheet, which is what at-least-once delivery needs.
+ * Each call carries an OAuth access token from the target's token source; a call the API
+ * answers 401 (the token expired or was revoked early) is made once more with a fresh one.
  */
 import { endpoint, safeJson, withTimeout } from "../http";
 
@@ -19,10 +21,18 @@ export class SpreadsheetError extends Error {
   }
 }
 
+/** Where a call's access token comes from. */
+export interface AccessTokenSource {
+  /** A token believed good (the one kept, or a fresh one when none is kept or it has expired). */
+  token(): Promise<string>;
+  /** A fresh token, after the API refused the last one. */
+  refreshed(): Promise<string>;
+}
+
 export interface SheetTarget {
   spreadsheetId: string;
   sheet: string;
-  accessToken: string;
+  access: AccessTokenSource;
 }
 
 export interface SheetsOptions {
@@ -70,18 +80,10 @@ export class SheetsClient {
 
   private async call(valuesPath: string, body: unknown): Promise<unknown> {
     const url = endpoint(this.baseUrl, `v4/spreadsheets/${encodeURIComponent(this.target.spreadsheetId)}/values/${valuesPath}`);
-    let response: Response;
-    try {
-      response = await withTimeout(this.timeoutMs, (signal) =>
-        this.doFetch(url, {
-          method: "POST",
-          headers: { authorization: `Bearer ${this.target.accessToken}`, "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(body),
-          signal,
-        }),
-      );
-    } catch (cause) {
-      throw new SpreadsheetError(`the spreadsheet API could not be reached: ${String(cause)}`, true);
+    let response = await this.send(url, body, await this.target.access.token());
+    if (response.status === 401) {
+      await response.body?.cancel();
+      response = await this.send(url, body, await this.target.access.refreshed());
     }
     const text = await response.text();
     if (!response.ok) {
@@ -90,5 +92,20 @@ export class SheetsClient {
       throw new SpreadsheetError(`the spreadsheet API answered HTTP ${response.status}${words}`, response.status === 429 || response.status >= 500);
     }
     return safeJson(text);
+  }
+
+  private async send(url: URL, body: unknown, accessToken: string): Promise<Response> {
+    try {
+      return await withTimeout(this.timeoutMs, (signal) =>
+        this.doFetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body),
+          signal,
+        }),
+      );
+    } catch (cause) {
+      throw new SpreadsheetError(`the spreadsheet API could not be reached: ${String(cause)}`, true);
+    }
   }
 }

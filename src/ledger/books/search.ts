@@ -1,0 +1,130 @@
+/**
+ * The books searched as the workspace searches them: the list's filters (dates, category,
+ * text) and two more, the amount's size and what decided the line (its latest decision's
+ * engine). Each row says what decided it. Without the two, this is the list as the API
+ * serves it (`listRows`, with its running figures).
+ */
+import { and, sql, type SQL } from "drizzle-orm";
+import type { Face } from "../face";
+import type { LedgerDb, LedgerHandle } from "../store/db";
+import { bLines, cRows, decisions } from "../store/schema";
+import type { Engine } from "./explanation";
+import { LIST_ORDER, listRows, rowColumns, rowConditions, toRow, type Row, type RowFilter } from "./reads";
+
+/** Every engine a line can be decided by, and `none`. */
+export const ENGINES: readonly Engine[] = ["human", "rule", "model", "tail", "none"];
+
+export interface SearchFilter extends RowFilter {
+  /** The amount's size (money in or out alike), in cents, inclusive. */
+  minCents?: number;
+  maxCents?: number;
+  /** Only side-A lines decided by this engine (`none`: decided by nothing). */
+  engine?: Engine;
+}
+
+export interface FoundRow extends Row {
+  /** What decided the line: its latest decision's engine (for side B, its twin's). */
+  engine: Engine;
+}
+
+export interface Found {
+  rows: FoundRow[];
+  total: number;
+  total_cents: number;
+}
+
+export function searchRows(db: LedgerDb, face: Face, filter: SearchFilter, page: number, perPage: number): Found {
+  const narrowed = filter.minCents !== undefined || filter.maxCents !== undefined || filter.engine !== undefined;
+  if (!narrowed) {
+    const listed = listRows(db, face, filter, page, perPage);
+    return { ...listed, rows: withEngines(db, listed.rows) };
+  }
+  const where = and(
+    rowConditions(face, filter),
+    filter.minCents === undefined ? undefined : sql`abs(${cRows.amountCents}) >= ${filter.minCents}`,
+    filter.maxCents === undefined ? undefined : sql`abs(${cRows.amountCents}) <= ${filter.maxCents}`,
+    filter.engine === undefined ? undefined : engineCondition(filter.engine),
+  );
+  const totals = () =>
+    db
+      .select({ total: sql<number>`count(*)`, totalCents: sql<number>`coalesce(sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end), 0)` })
+      .from(cRows)
+      .where(where)
+      .get()!;
+  const byKeys = (keys: SQL) => db.select(rowColumns).from(cRows).where(sql`(${cRows.side}, ${cRows.srcId}) IN ${keys}`).orderBy(...LIST_ORDER).all().map(toRow);
+  if (filter.q) {
+    // A word filter reads every matching row anyway: the totals over all of them and the
+    // page's slice of their keys in one pass, as the list does.
+    const matches = db
+      .select({
+        side: cRows.side,
+        srcId: cRows.srcId,
+        total: sql<number>`count(*) OVER ()`,
+        totalCents: sql<number>`sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end) OVER ()`,
+      })
+      .from(cRows)
+      .where(where)
+      .orderBy(...LIST_ORDER)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .all();
+    const first = matches[0];
+    if (!first) {
+      const counted = totals();
+      return { rows: [], total: counted.total, total_cents: counted.totalCents };
+    }
+    const keys = JSON.stringify(matches.map((m) => [m.side, m.srcId]));
+    const rows = byKeys(sql`(SELECT value ->> 0, value ->> 1 FROM json_each(${keys}))`);
+    return { rows: withEngines(db, rows), total: first.total, total_cents: first.totalCents };
+  }
+  // The page's keys from the list's index (which carries the amount and the state), then the
+  // page's rows; the totals from the same index.
+  const pageKeys = db.select({ side: cRows.side, srcId: cRows.srcId }).from(cRows).where(where).orderBy(...LIST_ORDER).limit(perPage).offset((page - 1) * perPage);
+  const counted = totals();
+  return { rows: withEngines(db, byKeys(sql`${pageKeys}`)), total: counted.total, total_cents: counted.totalCents };
+}
+
+/**
+ * Side-A rows whose latest decision is the engine's (for `none`: rows with no decision at
+ * all). Read as sets, not line by line: the rules, the model and the tail decide only lines
+ * nothing has decided, and nothing but a person decides a line after them, so a line's
+ * latest decision is a person's if any person decided it, else its one machine decision.
+ */
+function engineCondition(engine: Engine): SQL {
+  const decidedBy = (e: string) => sql`(SELECT d.a_id FROM ${decisions} d WHERE d.engine = ${e})`;
+  switch (engine) {
+    case "none":
+      // Undecided lines have no category: the category index names the candidates.
+      return sql`${cRows.side} = 'A' AND ${cRows.category} IS NULL AND NOT EXISTS (SELECT 1 FROM ${decisions} d WHERE d.a_id = ${cRows.srcId})`;
+    case "human":
+      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy("human")}`;
+    default:
+      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy(engine)} AND ${cRows.srcId} NOT IN ${decidedBy("human")}`;
+  }
+}
+
+/** The rows with what decided each (a side-B row: its twin's engine). */
+export function withEngines(db: LedgerHandle, rows: Row[]): FoundRow[] {
+  const bIds = rows.filter((r) => r.side === "B").map((r) => r.src_id);
+  const twins = new Map(
+    bIds.length === 0
+      ? []
+      : db
+          .all<{ id: number; twin: number }>(sql`SELECT id, twin_a_id AS twin FROM ${bLines} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(bIds)}))`)
+          .map((b) => [b.id, b.twin] as const),
+  );
+  const aIdOf = (r: Row) => (r.side === "A" ? r.src_id : twins.get(r.src_id));
+  const aIds = [...new Set(rows.map(aIdOf).filter((id): id is number => id !== undefined))];
+  const engines = new Map(
+    aIds.length === 0
+      ? []
+      : db
+          .all<{ aId: number; engine: Engine }>(sql`SELECT a_id AS aId, engine FROM ${decisions} WHERE seq IN
+              (SELECT max(seq) FROM ${decisions} WHERE a_id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) GROUP BY a_id)`)
+          .map((d) => [d.aId, d.engine] as const),
+  );
+  return rows.map((r) => {
+    const aId = aIdOf(r);
+    return { ...r, engine: (aId === undefined ? undefined : engines.get(aId)) ?? "none" };
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * The local model's suggestion for lines it did not decide: what it would say and how
+ * sure it is, below the duh band as well as in it. Nothing is written as a decision: a
+ * person reviewing the queue reads the suggestion and decides.
+ */
+import { sql } from "drizzle-orm";
+import type { LedgerHandle } from "../store/db";
+import { lineKey, type LineFacts } from "./features";
+import type { ModelKeeper } from "./model-keeper";
+
+export interface Suggestion {
+  category: string;
+  /** 0..1, calibrated as the model's decisions are. */
+  confidence: number;
+}
+
+/**
+ * The model's suggestion for each side-A line named, posted on or after `postedFrom` (the
+ * face's floor), that it has one for: none when it has learnt nothing.
+ */
+export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: readonly number[], postedFrom: string | null): Map<number, Suggestion> {
+  const suggestions = new Map<number, Suggestion>();
+  if (aIds.length === 0) return suggestions;
+  const model = keeper.forReads();
+  if (!model || model.size === 0) return suggestions;
+  const lines = db.all<LineFacts & { aId: number }>(sql`
+    SELECT id AS aId, description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
+    FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
+  for (const line of lines) {
+    const prediction = model.predictAsFitted(lineKey(line));
+    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence });
+  }
+  return suggestions;
+}

@@ -1,0 +1,148 @@
+/**
+ * /app/review: the queue the longest-waiting first with the model's suggestions, deciding
+ * from a row (plain form and in place), labelling, bulk actions, refusals shown in words,
+ * and the security of its actions.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createTenant, rw, ro, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { bakery, page, queueIds, textOf } from "../../../test/fixtures/workspace";
+
+describe("the review page", () => {
+  let t: SandboxTenant;
+  beforeAll(async () => {
+    t = await bakery();
+  });
+
+  it("lists the queue the longest-waiting first, with the count in the navigation", async () => {
+    const answer = await page(t, "/app/review");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toContain("text/html");
+    const ids = queueIds(answer.html);
+    expect(ids.length).toBe(12);
+    const listed = await api(rw(t), "/api/v1/exceptions?per_page=100");
+    // The API's list is newest first; the review is its reverse (the oldest posted first).
+    const byOldest = [...listed.body.exceptions].sort((a: any, b: any) => (a.posted_on < b.posted_on ? -1 : a.posted_on > b.posted_on ? 1 : a.a_id - b.a_id));
+    expect(ids).toEqual(byOldest.map((e: any) => e.a_id));
+    expect(answer.html).toMatch(/<span id="queue-count" class="count">12<span class="vh"> lines in the queue<\/span><\/span>/);
+    expect(textOf(answer.html)).toContain("12 lines wait in the queue, the longest-waiting first.");
+    // Landmarks, a skip link, labelled controls and table headers.
+    expect(answer.html).toContain('<a class="skip" href="#main">');
+    expect(answer.html).toContain('<main id="main"');
+    expect(answer.html).toContain('<nav aria-label="Workspace">');
+    expect(answer.html).toMatch(/<label for="cat-\d+" class="vh">Category for /);
+    expect(answer.html).toContain('<th scope="col">The model&#39;s suggestion</th>');
+  });
+
+  it("ties a refused row's error to its control, and a bulk action with nothing selected to the bulk form", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    const refused = await page(t, "/app/review/decide", { form: { line: String(first), category: "", action: "categorise" } });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain(`<a href="#cat-${first}">Category for A:${first}: choose a category</a>`);
+    expect(refused.html).toMatch(new RegExp(`id="cat-${first}"[^>]*aria-invalid="true"[^>]*aria-describedby="decide-error-${first}"`));
+    const none = await page(t, "/app/review/bulk", { form: { category: "Meals", action: "categorise" } });
+    expect(none.status).toBe(400);
+    expect(textOf(none.html)).toContain("Lines: select at least one line");
+  });
+
+  it("categorises a line from its row without JavaScript: a redirect back to the queue, which no longer holds it", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    const posted = await page(t, "/app/review/decide", { form: { line: String(first), category: "Meals", action: "categorise" } });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe(`/app/review?decided=${first}`);
+    const after = await page(t, posted.location!);
+    expect(queueIds(after.html)).not.toContain(first);
+    expect(textOf(after.html)).toMatch(/is now Meals \./);
+    expect(after.html).toContain(`/app/rules/new?from=${first}&amp;category=Meals`);
+    const line = await api(rw(t), `/api/v1/transactions/A/${first}/why`);
+    expect(line.body).toMatchObject({ category: "Meals", engine: "human" });
+    expect(line.body.citations[0]).toMatchObject({ kind: "human", op: "categorize", actor: `human:${t.tenant}` });
+  });
+
+  it("labels a line in place for htmx: the row becomes its outcome and the count is sent again", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    const before = (await api(rw(t), "/api/v1/exceptions")).body.total;
+    const answer = await page(t, "/app/review/decide", { form: { line: String(first), category: "Software", action: "label" }, headers: { "hx-request": "true" } });
+    expect(answer.status).toBe(200);
+    expect(answer.html).toMatch(new RegExp(`^<tr id="line-${first}" class="done">`));
+    expect(answer.html).toContain("Labelled: ");
+    expect(answer.html).toContain(`<span id="queue-count" class="count" hx-swap-oob="true">${before - 1}<`);
+    expect(answer.html).not.toContain("<html");
+    const why = await api(rw(t), `/api/v1/transactions/A/${first}/why`);
+    expect(why.body.citations[0]).toMatchObject({ kind: "human", op: "label", category: "Software" });
+  });
+
+  it("decides the selected lines together, and accepts the model's suggestions once it has learnt", async () => {
+    const ids = queueIds((await page(t, "/app/review")).html);
+    const selected = ids.slice(0, 3).map(String);
+    const posted = await page(t, "/app/review/bulk", { form: { line: selected, category: "Ingredients", action: "categorise" } });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe(`/app/review?decided=${selected.join("%2C")}`);
+    const after = await page(t, posted.location!);
+    for (const id of selected) expect(queueIds(after.html)).not.toContain(Number(id));
+    expect(textOf(after.html)).toContain("3 lines decided:");
+
+    // The lines decided so far are the model's evidence: it now suggests categories for the rest.
+    const rest = queueIds(after.html);
+    const suggested = [...after.html.matchAll(/<tr id="line-(\d+)" data-row="true">[\s\S]*?<\/tr>/g)].filter((m) => m[0].includes('data-key="a"'));
+    expect(suggested.length).toBeGreaterThan(0);
+    expect(after.html).toMatch(/<strong>(Meals|Software|Ingredients)<\/strong>, \d+% sure/);
+    const accepted = await page(t, "/app/review/bulk", { form: { line: suggested.map((m) => m[1]!), action: "accept" } });
+    expect(accepted.status).toBe(303);
+    const left = queueIds((await page(t, accepted.location!)).html);
+    expect(left.length).toBe(rest.length - suggested.length);
+  });
+
+  it("shows the ledger's words when a line is no longer there to judge", async () => {
+    const gone = await page(t, "/app/review/decide", { form: { line: "999999", category: "Meals", action: "categorise" } });
+    expect(gone.status).toBe(404);
+    expect(textOf(gone.html)).toContain("This tenant holds no line A:999999.");
+    const inPlace = await page(t, "/app/review/decide", { form: { line: "999999", category: "Meals", action: "categorise" }, headers: { "hx-request": "true" } });
+    expect(inPlace.status).toBe(404);
+    expect(inPlace.html).toContain("This tenant holds no line A:999999.");
+  });
+});
+
+describe("the review's security", () => {
+  let t: SandboxTenant;
+  let other: SandboxTenant;
+  beforeAll(async () => {
+    [t, other] = await Promise.all([bakery({ lines: 3 }), createTenant()]);
+  });
+
+  it("sends a browser without a session to /signin, and htmx too", async () => {
+    const answer = await page(t, "/app/review", { noCredential: true });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe("/signin");
+    const action = await page(t, "/app/review/decide", { noCredential: true, form: { line: "1", category: "Meals", action: "categorise" } });
+    expect(action.status).toBe(303);
+    expect(action.location).toBe("/signin");
+    const inPlace = await page(t, "/app/review", { noCredential: true, headers: { "hx-request": "true" } });
+    expect(inPlace.headers.get("hx-redirect")).toBe("/signin");
+    const ended = await page({ ...t, session: "A".repeat(43) }, "/app/review");
+    expect(ended.location).toBe("/signin");
+  });
+
+  it("refuses an action under a read-only credential, as the API does", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    expect((await page(t, "/app/review", { bearer: t.tokens.read_only })).status).toBe(200);
+    const refused = await page(t, "/app/review/decide", { bearer: t.tokens.read_only, form: { line: String(first), category: "Meals", action: "categorise" } });
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain("This token is read-only");
+    expect((await api(ro(t), `/api/v1/transactions/A/${first}`)).body.row.category).toBe("uncategorised");
+  });
+
+  it("refuses a form posted from another origin", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    const refused = await page(t, "/app/review/decide", { origin: "https://evil.example", form: { line: String(first), category: "Meals", action: "categorise" } });
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain("must come from this service's own origin");
+    expect((await api(rw(t), `/api/v1/transactions/A/${first}`)).body.row.category).toBe("uncategorised");
+  });
+
+  it("treats another tenant's line as one it does not hold", async () => {
+    const [first] = queueIds((await page(t, "/app/review")).html);
+    const answer = await page(other, "/app/review/decide", { form: { line: String(first), category: "Meals", action: "categorise" } });
+    expect(answer.status).toBe(404);
+    expect((await api(rw(t), `/api/v1/transactions/A/${first}`)).body.row.category).toBe("uncategorised");
+  });
+});
