@@ -483,7 +483,7 @@ export class LocalModel {
    * one is made ("soon": the examples or lines grown, the calibration due), or neither.
    */
   refitDue(): "now" | "soon" | null {
-    if (this.size > 0 && (!this.fit || this.personChanges !== this.personChangesFitted)) return "now";
+    if (this.size > 0 && (!this.fit || (this.personChanges !== this.personChangesFitted && this.fitIsStale()))) return "now";
     return this.fitIsStale() || this.calibrationIsStale() ? "soon" : null;
   }
 
@@ -498,6 +498,8 @@ export class LocalModel {
    * first, and is the fit of that copy: what is learnt meanwhile is the next fit's.
    */
   *refitInSteps(): Generator<void> {
+    // A person's changes that leave the evidence as the fit's (a label undone) need no refit.
+    if (this.fit && !this.fitIsStale()) this.personChangesFitted = this.personChanges;
     if (this.fitIsStale()) {
       const [size, hash, keys, personChanges] = [this.size, this.hash, this.evidence.lines.size, this.personChanges];
       const examples = this.evidence.copyOfExamples();

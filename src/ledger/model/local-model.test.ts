@@ -275,8 +275,13 @@ describe("the local model in the ledger", () => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
       applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1")]), AT);
-      // Nothing decided by a person: nothing to learn, no slices.
-      await new ModelKeeper(db, async () => expect.unreachable("no slices")).ready();
+      // Nothing decided by a person or a rule: nothing to learn, no slices, before a page or in it.
+      let unlearnt = 0;
+      const idle = new ModelKeeper(db, async () => void unlearnt++);
+      await idle.ready();
+      expect(db.transaction((tx) => idle.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(0);
+      await scheduler.wait(1);
+      expect(unlearnt).toBe(0);
       expect(db.all(sql`SELECT * FROM model_state`)).toEqual([]);
 
       recordHumanJudgement(db, 1, "Meals", "human:x", AT);

@@ -293,6 +293,11 @@ export function pendingSince(db: LedgerHandle, marks: Marks): Pending {
   return { changes: row.decisions + row.superseded + row.lines, byPerson: row.byPerson > 0 };
 }
 
+/** Whether a person or a rule decided a line after these marks: evidence the model learns from. */
+export function evidenceSince(db: LedgerHandle, marks: Marks): boolean {
+  return db.get<{ found: number }>(sql`SELECT EXISTS (SELECT 1 FROM decisions d WHERE seq > ${marks.throughSeq} AND d.engine IN (${EVIDENCE})) AS found`).found === 1;
+}
+
 /** Whether a person decided a line after these marks (the decisions after them only are read). */
 export function personDecidedSince(db: LedgerHandle, marks: Marks): boolean {
   return db.get<{ found: number }>(sql`SELECT EXISTS (SELECT 1 FROM decisions d WHERE seq > ${marks.throughSeq} AND ${BY_PERSON}) AS found`).found === 1;

@@ -29,6 +29,7 @@ import {
   marksOf,
   pendingSince,
   personDecidedSince,
+  evidenceSince,
   refitInSlices,
   restoreKept,
   type Marks,
@@ -166,8 +167,9 @@ export class ModelKeeper {
     if (!this.learning) {
       this.standing ??= restoreKept(tx);
       if (!this.standing) {
-        // A tenant whose rules decided every line so far: its first model is learnt in slices.
-        void this.run({ kind: "afresh", byPerson: false });
+        // A tenant whose rules decided lines so far: its first model is learnt in slices (none
+        // where nothing is evidence yet: the feed's first pages, before any rule or label).
+        if (evidenceSince(tx, NO_MARKS)) void this.run({ kind: "afresh", byPerson: false });
         return 0;
       }
       const pending = pendingSince(tx, this.standing);

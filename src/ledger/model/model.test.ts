@@ -179,6 +179,13 @@ describe("LocalModel", () => {
     expect(model.refitDue()).toBe("now");
     expect(model.version).toMatch(/^lr1-199-/);
     expect(model.version).not.toBe(refitted);
+    // A person's label and its undoing leave the fit's evidence: nothing waits, and a refit has nothing to do.
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    const label = taught(book([{ text: () => "CHEVRON 0093 OAKLAND CA", category: "Fuel" }], 1))[0]!;
+    model.addAll([label]);
+    expect(model.refitDue()).toBe("now");
+    model.forget(label);
+    expect(model.refitDue()).toBeNull();
   });
 
   it("names a set of examples by the same version from one release to the next", () => {
