@@ -168,7 +168,7 @@ function keep(db: LedgerHandle, trained: TrainedModel, changes: EvidenceRows): v
 }
 
 /** Keeps the calibration's new fit, if the model refitted it, beside the kept evidence. */
-function keepCalibration(db: LedgerHandle, model: LocalModel): void {
+export function keepCalibration(db: LedgerHandle, model: LocalModel): void {
   const fit = model.takeNewCalibration();
   if (fit) db.run(sql`UPDATE model_state SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
 }

@@ -30,6 +30,7 @@ import {
   pendingSince,
   personDecidedSince,
   evidenceSince,
+  keepCalibration,
   refitInSlices,
   restoreKept,
   type Marks,
@@ -181,7 +182,13 @@ export class ModelKeeper {
       }
     }
     const standing = this.standing;
-    if (!standing || standing.model.refitDue() === "now") return 0;
+    if (!standing) return 0;
+    // A small model refits in place (milliseconds), as a read does: its few lines' new keys weigh much.
+    if (!this.learning && standing.model.refitDue() !== null && standing.model.size <= FRESH_READS_UP_TO) {
+      standing.model.refitIfStale();
+      keepCalibration(tx, standing.model);
+    }
+    if (standing.model.refitDue() === "now") return 0;
     return decideByModel(tx, standing.model, bandFloor, at, lines);
   }
 
