@@ -13,6 +13,7 @@
  *
  *   npm run bench:service           SIZES=1000,10000 npm run bench:service
  *   ARRIVAL=shuffled npm run bench:service    lines delivered at random dates (the worst case)
+ *   ONLY=model-days SIZES=10000 npm run bench:service    the local model's days only (benchModelDays)
  */
 import { execFileSync } from "node:child_process";
 import http from "node:http";
@@ -29,6 +30,8 @@ const SIZES = (process.env.SIZES ?? "1000,10000,100000").split(",").map(Number);
 const PAGE_SIZE = 500; // the common aggregators' largest sync page
 const CLIENTS = 8;
 const ARRIVAL = arrivalFrom(process.env.ARRIVAL);
+/** `model-days`: only the tenant whose rules leave lines to the local model, synced day by day. */
+const ONLY = process.env.ONLY;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -574,8 +577,16 @@ function yardstickMs(): number {
 const yardstickBefore = yardstickMs();
 const stop = await startService();
 try {
-  for (const size of SIZES) await benchSize(size);
-  await benchManyTenants();
+  if (ONLY === "model-days") {
+    for (const size of SIZES) {
+      const out: Record<string, unknown> = {};
+      (results.sizes as Record<number, unknown>)[size] = out;
+      await benchModelDays(size, benchRules(200, 7), out);
+    }
+  } else {
+    for (const size of SIZES) await benchSize(size);
+    await benchManyTenants();
+  }
 } finally {
   await stop();
 }
@@ -589,8 +600,8 @@ console.log(line(["lines", "measure", "figure", "in-object", "ratio"]));
 console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
 for (const r of rows) console.log(line([r.size.toLocaleString("en-US"), r.measure, r.figure, r.inObject ?? "", r.ratio ?? ""]));
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-writeFileSync(join(ROOT, "bench/results/service.json"), JSON.stringify({ ...results, rows }, null, 2));
+writeFileSync(join(ROOT, `bench/results/service${ONLY ? `-${ONLY}` : ""}.json`), JSON.stringify({ ...results, rows }, null, 2));
 console.log(`\nlines delivered in ${ARRIVAL === "posted" ? "the order they post (ARRIVAL=posted)" : "random date order (ARRIVAL=shuffled)"}`);
 console.log(`the machine's yardstick (fixed JavaScript work, lower is faster): ${yardstick.before_ms.toFixed(0)} ms before, ${yardstick.after_ms.toFixed(0)} ms after`);
-console.log("written to bench/results/service.json");
+console.log(`written to bench/results/service${ONLY ? `-${ONLY}` : ""}.json`);
 process.exit(0);

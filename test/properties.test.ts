@@ -85,10 +85,10 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
   const connection = valueOf(ledger.connectBank("sandbox", ""));
   const delivered: { id: string; word: string; amount: number; pending: boolean }[] = [];
   let cursor = 0;
-  const page = (changes: Partial<FeedPage>): void => {
+  const page = async (changes: Partial<FeedPage>): Promise<void> => {
     const before = String(cursor);
     cursor += 1;
-    ledger.applyFeedPage(connection, { cursorBefore: before, nextCursor: String(cursor), hasMore: false, accounts: [], added: [], modified: [], removed: [], ...changes });
+    await ledger.applyFeedPage(connection, { cursorBefore: before, nextCursor: String(cursor), hasMore: false, accounts: [], added: [], modified: [], removed: [], ...changes });
   };
   const record = (d: (typeof delivered)[number], extra: Record<string, unknown> = {}) => ({
     transaction_id: d.id,
@@ -113,7 +113,7 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
       case "add": {
         const d = { id: `t${delivered.length}`, word: s.word, amount: s.out ? 12.5 : -40, pending: s.pending };
         delivered.push(d);
-        page({ added: [record(d)] });
+        await page({ added: [record(d)] });
         break;
       }
       case "post": {
@@ -122,22 +122,22 @@ async function play(ledger: TenantLedger, history: Step[]): Promise<void> {
         const posted = { ...held, id: `t${delivered.length}`, pending: false };
         delivered.push(posted);
         held.pending = false;
-        page({ added: [record(posted, { pending_transaction_id: held.id })] });
+        await page({ added: [record(posted, { pending_transaction_id: held.id })] });
         break;
       }
       case "modify": {
         const d = nth(delivered, s.pick);
-        if (d) page({ modified: [record({ ...d, word: s.word })] });
+        if (d) await page({ modified: [record({ ...d, word: s.word })] });
         break;
       }
       case "remove": {
         const d = nth(delivered, s.pick);
-        if (d) page({ removed: [{ transaction_id: d.id }] });
+        if (d) await page({ removed: [{ transaction_id: d.id }] });
         break;
       }
       case "duplicate": {
         const d = nth(delivered, s.pick);
-        if (d) page({ added: [record(d)] });
+        if (d) await page({ added: [record(d)] });
         break;
       }
       case "rule": {

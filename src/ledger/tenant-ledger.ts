@@ -52,14 +52,15 @@ const now = () => new Date().toISOString();
 // The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
 export class TenantLedger extends DurableObject<Cloudflare.Env> {
   readonly db: LedgerDb;
-  /** The local model as kept between calls (rebuilt from the ledger by a fresh object). */
-  private readonly model = new ModelKeeper();
   /** Long work pauses here between its slices, so the object answers other calls meanwhile. */
   private readonly pause: Pause = () => scheduler.wait(0);
+  /** The local model as kept between calls (rebuilt from the ledger by a fresh object). */
+  private readonly model: ModelKeeper;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage);
+    this.model = new ModelKeeper(this.db, this.pause);
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
     });
@@ -109,9 +110,14 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   createRules(inputs: RuleInput[], actor: string): Outcome<ReturnType<typeof rulebook.createRules>> {
     return ok(rulebook.createRules(this.db, inputs, actor, now()));
   }
-  /** Decides in slices, answering other calls between them (a whole book takes about a second). */
+  /**
+   * Decides in slices, answering other calls between them (a whole book takes about a
+   * second); then the model starts learning the rules' decisions, in slices too.
+   */
   async runRules(face: Face): Promise<Outcome<number>> {
-    return ok(await runRules(this.db, face, now(), this.pause));
+    const decided = await runRules(this.db, face, now(), this.pause);
+    if (decided > 0) void this.model.prepare();
+    return ok(decided);
   }
   moveRuleToEnd(ruleKey: string, actor: string) {
     return rulebook.moveRuleToEnd(this.db, ruleKey, actor, now());
@@ -188,10 +194,13 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   recordSyncRun(run: sync.SyncRunRecord): Outcome<number> {
     return ok(sync.recordSyncRun(this.db, run));
   }
-  applyFeedPage(connectionId: number, page: FeedPage) {
+  /** Lands a page once the model has learnt every person's change (in slices, model-keeper.ts), so its decisions follow them. */
+  async applyFeedPage(connectionId: number, page: FeedPage) {
+    await this.model.ready();
     return ok(landFeedPage(this.landing(connectionId), page));
   }
-  applyFeedPages(connectionId: number, pages: FeedPage[]) {
+  async applyFeedPages(connectionId: number, pages: FeedPage[]) {
+    await this.model.ready();
     return ok(landFeedPages(this.landing(connectionId), pages, (work) => this.ctx.storage.transactionSync(work)));
   }
   private landing(connectionId: number): Landing {
@@ -200,11 +209,11 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
 
   // --- the local model and the tail ---
   modelVersion(): Promise<Outcome<{ version: string; examples: number }>> {
-    return this.model.describe(this.db, this.pause).then(ok);
+    return this.model.describe().then(ok);
   }
-  /** Before a sync's pages: the model learns in slices where it would learn afresh (model-keeper.ts). */
+  /** Before a sync's pages: what the model has to learn starts in slices (model-keeper.ts). */
   prepareModel(): Promise<Outcome<null>> {
-    return this.model.prepare(this.db, this.pause);
+    return this.model.prepare();
   }
   tailWork(limit: number): Outcome<ReturnType<typeof tail.tailWork>> {
     return ok(tail.tailWork(this.db, limit));

@@ -78,7 +78,7 @@ describe("the workspace's reads", () => {
       const db = ledger.db;
       const face = faceFor({ tier: "paid", visibleFrom: null });
       feed(db);
-      const keeper = new ModelKeeper();
+      const keeper = new ModelKeeper(db, () => scheduler.wait(0));
       const queued = listExceptions(db, face, 1, 100, "oldest").exceptions.map((e) => e.a_id);
       expect(suggestionsFor(db, keeper, queued, null).size).toBe(0);
       for (const [aId, category] of [[1, "Meals"], [2, "Software"], [4, "Ingredients"], [5, "Meals"], [8, "Ingredients"]] as const) label(db, face, "A", aId, { category }, "human:t", AT);

@@ -28,7 +28,7 @@
  */
 import { calibrate, fitCalibration, logit, UNCALIBRATED, type Calibration, type Pair } from "./calibration";
 import { featuresOfKey, isIdentity, keyParts, lineKey, type LineFacts } from "./features";
-import { LINEAR_DEFAULTS, SoftmaxRegression, type Row } from "./linear";
+import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
 export interface Example {
   /** The line's key (features.ts, `lineKey`). */
@@ -102,7 +102,7 @@ class Evidence {
   /** Features -> how many keys of `lines` have them; built when first needed. */
   private frequencies: Map<string, number> | null = null;
 
-  learn({ key, category }: Example, by: 1 | -1): void {
+  learn({ key, category }: Example, by: number): void {
     let perCategory = this.examples.get(key);
     if (!perCategory) this.examples.set(key, (perCategory = new Map()));
     bump(perCategory, category, by);
@@ -117,10 +117,14 @@ class Evidence {
     return (this.examples.get(key)?.get(category) ?? 0) > 0;
   }
 
+  /** Moves whenever the lines change: a corpus built across yields is installed only if it did not. */
+  linesMoved = 0;
+
   see(key: string, by: number): void {
     const before = this.lines.get(key) ?? 0;
     const after = bump(this.lines, key, by);
     this.changedLines.add(key);
+    this.linesMoved++;
     if (this.frequencies && (before === 0) !== (after === 0)) {
       for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, after === 0 ? -1 : 1);
     }
@@ -133,13 +137,27 @@ class Evidence {
     return copy;
   }
 
-  /** The tenant's lines as a fit reads them, copied: lines seen after it change nothing the fit measures. */
-  corpus(): Corpus {
-    if (!this.frequencies) {
-      this.frequencies = new Map();
-      for (const key of this.lines.keys()) for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, 1);
+  /**
+   * The tenant's lines as a fit reads them, copied: lines seen after it change nothing the
+   * fit measures. The features' frequencies are counted in steps the first time (every
+   * line key's features: a few hundred milliseconds at 100,000 lines), from a copy of the
+   * lines taken first; kept for the next time only if no line was seen meanwhile.
+   */
+  *corpusInSteps(): Generator<void, Corpus> {
+    if (this.frequencies) return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
+    const lines = new Map(this.lines);
+    const moved = this.linesMoved;
+    const frequencies = new Map<string, number>();
+    let work = 0;
+    for (const key of lines.keys()) {
+      for (const feature of featuresOfKey(key)) bump(frequencies, feature, 1);
+      if ((work += KEY_WORK) >= STEP_WORK) {
+        work = 0;
+        yield;
+      }
     }
-    return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
+    if (this.linesMoved === moved) this.frequencies = new Map(frequencies);
+    return { frequencies, lines };
   }
 
   rows(): EvidenceRows {
@@ -207,10 +225,14 @@ class Fit {
     const history = new Map<string, Float64Array>();
     const rows: Row[] = [];
     const classOf = new Map(categories.map((c, i) => [c, i]));
+    let work = 0;
     for (const [key, perCategory] of byKey) {
       const counts = new Float64Array(categories.length);
       for (const [category, lines] of perCategory) counts[classOf.get(category)!] = lines;
-      if (rows.length % 1_000 === 999) yield;
+      if ((work += KEY_WORK) >= STEP_WORK) {
+        work = 0;
+        yield;
+      }
       const features = featuresOfKey(key);
       for (const feature of features) {
         if (!isIdentity(feature) && !feature.includes("@")) continue;
@@ -267,6 +289,9 @@ class Fit {
   }
 }
 
+/** A line key's features read, weighed or measured, in the work units of `STEP_WORK` (measured: about 40 microseconds). */
+const KEY_WORK = 8_000;
+
 const inverseFrequency = (frequency: number, keys: number) => Math.log((keys + 1) / (frequency + 1));
 
 /**
@@ -312,12 +337,15 @@ function exampleHash({ key, category }: Example): number {
 export class LocalModel {
   private readonly evidence = new Evidence();
   private hash = 0;
+  /** The fit, and the evidence it was fitted on: its examples' number and hash, the line keys it weighed features among. */
   private fit: { model: Fit | null; size: number; hash: number; keys: number } | null = null;
   private calibration: Calibration = UNCALIBRATED;
   private calibratedAt = 0;
   private refitted = false;
-  /** A person's label or a forgotten example since the fit: the next prediction refits. */
-  private mustRefit = false;
+  /** Persons' labels learnt and examples forgotten, counted: the fit must have learnt every one of them before the next decision. */
+  private personChanges = 0;
+  /** `personChanges` when the standing fit's evidence was copied. */
+  private personChangesFitted = 0;
 
   /** A model learnt from these examples and these lines' keys. */
   static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
@@ -335,7 +363,7 @@ export class LocalModel {
   static restore(rows: EvidenceRows, hash: number, calibration: KeptCalibration | null): LocalModel {
     const model = new LocalModel();
     for (const { key, lines } of rows.lines) model.evidence.see(key, lines);
-    for (const { key, category, lines } of rows.examples) for (let i = 0; i < lines; i++) model.evidence.learn({ key, category }, 1);
+    for (const { key, category, lines } of rows.examples) model.evidence.learn({ key, category }, lines);
     model.evidence.takeChanges();
     model.hash = hash >>> 0;
     if (calibration) {
@@ -378,12 +406,17 @@ export class LocalModel {
   }
 
   /**
-   * Names what the model predicts from: its examples (their number and hash) and the number
-   * of line keys its fit weighed features among. The same ledger gives the same version.
+   * Names what the next `predict` predicts from: its examples (their number and hash) and
+   * the number of line keys its fit weighed features among. The same ledger gives the same
+   * version.
    */
   get version(): string {
-    const fit = this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!;
-    return `lr1-${fit.size}-${fit.keys}-${(fit.hash >>> 0).toString(16).padStart(8, "0")}`;
+    return versionOf(this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!);
+  }
+
+  /** Names the standing fit, which `predictAsFitted` predicts from (null before the first). */
+  get fittedVersion(): string | null {
+    return this.fit ? versionOf(this.fit) : null;
   }
 
   /** Learns the keys of lines of the feed (labelled or not). */
@@ -396,36 +429,48 @@ export class LocalModel {
   }
 
   /**
-   * Learns examples. A person's label changes the next decision: the regression is refitted
-   * at the next prediction. Rules' decisions (`fromRules`) only add to what the model
-   * already knows of their lines, so the fit waits for them until they have grown the
+   * Learns examples. A person's label (`byPerson`, the default) changes the next decision:
+   * `refitDue` is "now" until a fit has learnt it. Rules' decisions, and a person's
+   * judgement carried to a line that supersedes the one judged, only add to what the model
+   * already knows of such lines, so the fit waits for them until they have grown the
    * examples by a tenth (a day's sync need not refit a 100,000-line model for its rules).
    */
-  addAll(examples: readonly Example[], fromRules = false): void {
+  addAll(examples: readonly Example[], byPerson = true): void {
     for (const example of examples) {
       this.evidence.learn(example, 1);
       this.hash = (this.hash + exampleHash(example)) >>> 0;
     }
-    if (examples.length > 0 && !fromRules) this.mustRefit = true;
+    if (examples.length > 0 && byPerson) this.personChanges++;
   }
 
   /**
    * Forgets an example this model learnt: the evidence and the version are then those of a
-   * model trained without it. A line relabelled or superseded is forgotten, not retrained around.
+   * model trained without it. A line relabelled or superseded is forgotten, not retrained
+   * around; `byPerson` as for `addAll` (a person relabelled the line or put it back in the queue).
    */
-  forget(example: Example): void {
+  forget(example: Example, byPerson = true): void {
     if (!this.evidence.holds(example)) throw new Error("forget: the model never learnt this example");
     this.evidence.learn(example, -1);
     this.hash = (this.hash - exampleHash(example)) >>> 0;
-    this.mustRefit = true;
+    if (byPerson) this.personChanges++;
   }
 
+  /** The prediction after refitting whatever is stale (`refitIfStale`): what a model trained on its evidence now says. */
   predict(line: LineFacts): Prediction | null {
     return this.predictKey(lineKey(line));
   }
 
   predictKey(key: string): Prediction | null {
     this.refitIfStale();
+    return this.predictAsFitted(key);
+  }
+
+  /**
+   * The standing fit's prediction, refitting nothing: what a transaction may afford. Its
+   * caller makes sure a person's change is not waiting (`refitDue`), and names the fit's
+   * version (`fittedVersion`) beside it.
+   */
+  predictAsFitted(key: string): Prediction | null {
     const fit = this.fit?.model;
     if (!fit) return null;
     const { best, inputs } = fit.measure(key);
@@ -433,14 +478,13 @@ export class LocalModel {
   }
 
   /**
-   * What the standing fit says of a line, without refitting it first (`predict` refits when
-   * a refit is due): null before the first fit. For a read that must not wait for a refit.
+   * Whether the next decision must wait for a refit ("now": a person's label or a forgotten
+   * example the fit has not learnt, or no fit at all), may be made by the standing fit while
+   * one is made ("soon": the examples or lines grown, the calibration due), or neither.
    */
-  predictStanding(line: LineFacts): Prediction | null {
-    const fit = this.fit?.model;
-    if (!fit) return null;
-    const { best, inputs } = fit.measure(lineKey(line));
-    return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
+  refitDue(): "now" | "soon" | null {
+    if (this.size > 0 && (!this.fit || (this.personChanges !== this.personChangesFitted && this.fitIsStale()))) return "now";
+    return this.fitIsStale() || this.calibrationIsStale() ? "soon" : null;
   }
 
   /** Refits what the next prediction would: a caller may do that work ahead, at a time of its choosing. */
@@ -449,28 +493,26 @@ export class LocalModel {
   }
 
   /**
-   * `refitIfStale` in steps of some tens of milliseconds (through the regression's fit,
-   * then each of the calibration's held-out fits), yielding between them so a caller can
-   * answer other calls meanwhile.
-   * Nothing may be learnt or forgotten until it is done.
+   * `refitIfStale` in steps of about 10 ms (docs/performance.md), yielding between them so a
+   * caller can answer other calls meanwhile. Each fit reads a copy of the evidence taken
+   * first, and is the fit of that copy: what is learnt meanwhile is the next fit's.
    */
   *refitInSteps(): Generator<void> {
-    // Each fit reads a copy of the evidence taken first, and is kept only if nothing was
-    // learnt or forgotten meanwhile (a caller's pause may let another call teach the model).
-    const unchanged = (size: number, hash: number) => size === this.size && hash === this.hash;
+    // A person's changes that leave the evidence as the fit's (a label undone) need no refit.
+    if (this.fit && !this.fitIsStale()) this.personChangesFitted = this.personChanges;
     if (this.fitIsStale()) {
-      const [size, hash, keys] = [this.size, this.hash, this.evidence.lines.size];
-      const model = yield* Fit.inSteps(this.evidence.copyOfExamples(), this.evidence.corpus());
-      if (!unchanged(size, hash) || keys !== this.evidence.lines.size) return;
+      const [size, hash, keys, personChanges] = [this.size, this.hash, this.evidence.lines.size, this.personChanges];
+      const examples = this.evidence.copyOfExamples();
+      const corpus = yield* this.evidence.corpusInSteps();
+      yield;
+      const model = yield* Fit.inSteps(examples, corpus);
       this.fit = { model, size, hash, keys };
-      this.mustRefit = false;
+      this.personChangesFitted = personChanges;
       yield;
     }
     if (this.calibrationIsStale()) {
-      const [size, hash] = [this.size, this.hash];
-      const calibration = yield* this.recalibrate();
-      if (!unchanged(size, hash)) return;
-      this.calibration = calibration;
+      const size = this.size;
+      this.calibration = yield* this.recalibrate();
       this.calibratedAt = size;
       this.refitted = true;
     }
@@ -481,7 +523,8 @@ export class LocalModel {
     if (!fit) return true;
     const changed = fit.size !== this.size || fit.hash !== this.hash;
     return (
-      (changed && (this.mustRefit || this.size <= SMALL || this.size >= fit.size * RULES_GROWTH)) || this.evidence.lines.size >= fit.keys * LINES_GROWTH
+      (changed && (this.personChanges !== this.personChangesFitted || this.size <= SMALL || this.size >= fit.size * RULES_GROWTH)) ||
+      this.evidence.lines.size >= fit.keys * LINES_GROWTH
     );
   }
 
@@ -496,16 +539,24 @@ export class LocalModel {
    * fold's lines, and the calibration is fitted on what it measured and whether it was right.
    */
   private *recalibrate(): Generator<void, Calibration> {
-    const corpus = this.evidence.corpus();
     const examples = this.evidence.copyOfExamples();
-    const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, this.size));
+    const corpus = yield* this.evidence.corpusInSteps();
+    yield;
+    const size = [...examples.values()].reduce((sum, perCategory) => sum + [...perCategory.values()].reduce((a, b) => a + b, 0), 0);
+    const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, size));
     const heldOut: { key: string; category: string; fold: number }[] = [];
+    let work = 0;
     // In key order, so the same evidence gives the same pairs in the same order, whatever order it was learnt in.
     for (const [key, perCategory] of [...examples].sort((a, b) => byText(a[0], b[0]))) {
+      const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
+      const keyHash = fnv(2166136261, key);
       for (const [category, lines] of [...perCategory].sort((a, b) => byText(a[0], b[0]))) {
+        if ((work += lines * LINE_WORK) >= STEP_WORK) {
+          work = 0;
+          yield;
+        }
         for (let i = 0; i < lines; i++) {
-          const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
-          const h = byKey ? (fnv(2166136261, key) >>> 0) / 4294967296 : (fnv(fnv(2166136261, key), `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
+          const h = byKey ? (keyHash >>> 0) / 4294967296 : (fnv(keyHash, `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
           if (h < share) heldOut.push({ key, category, fold: Math.floor((h / share) * FOLDS) });
         }
       }
@@ -521,9 +572,14 @@ export class LocalModel {
         bump(perCategory, category, -1);
         if (perCategory.size === 0) rest.delete(key);
       }
+      yield;
       const fit = yield* Fit.inSteps(rest, corpus);
       if (!fit) continue;
       for (const { key, category } of out) {
+        if ((work += KEY_WORK) >= STEP_WORK) {
+          work = 0;
+          yield;
+        }
         const { best, inputs } = fit.measure(key);
         pairs.push({ inputs, correct: fit.categories[best] === category });
       }
@@ -532,3 +588,8 @@ export class LocalModel {
     return fitCalibration(pairs, RISING, FALLING);
   }
 }
+
+/** A held-out example line's fold drawn, in the work units of `STEP_WORK`. */
+const LINE_WORK = 100;
+
+const versionOf = ({ size, keys, hash }: { size: number; keys: number; hash: number }) => `lr1-${size}-${keys}-${(hash >>> 0).toString(16).padStart(8, "0")}`;

@@ -32,8 +32,11 @@ export interface LinearOptions {
   skip: number;
 }
 
-/** Rows visited between two yields of `fitInSteps`: about 20 ms of work. */
-const STEP_VISITS = 10_000;
+/**
+ * Work between two yields of `fitInSteps`, counted in weight reads and writes (a row's
+ * features times the classes): about 10 ms of one core (docs/performance.md).
+ */
+export const STEP_WORK = 500_000;
 
 export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, visits: 2_000, maxEpochs: 30, rate: 0.3, l2: 1e-4, skip: 1e-3 };
 
@@ -64,7 +67,7 @@ export class SoftmaxRegression {
     }
   }
 
-  /** `fit`, yielding after every `STEP_VISITS` rows visited, so a caller can do other work between. */
+  /** `fit`, yielding after about `STEP_WORK` of work, so a caller can do other work between. */
   static *fitInSteps(rows: readonly Row[], features: number, classes: number, options: LinearOptions = LINEAR_DEFAULTS): Generator<void, SoftmaxRegression> {
     const weights = new Float32Array(features * classes);
     const squares = new Float32Array(features * classes);
@@ -72,7 +75,7 @@ export class SoftmaxRegression {
     const order = Array.from(rows, (_, i) => i);
     let seed = 12345;
     const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 0) / 4294967296;
-    let visited = 0;
+    let work = 0;
     const epochs = Math.min(options.maxEpochs, Math.max(options.epochs, Math.ceil(options.visits / Math.max(1, rows.length))));
     for (let epoch = 0; epoch < epochs; epoch++) {
       for (let i = order.length - 1; i > 0; i--) {
@@ -80,8 +83,12 @@ export class SoftmaxRegression {
         [order[i], order[j]] = [order[j]!, order[i]!];
       }
       for (const r of order) {
-        if (++visited % STEP_VISITS === 0) yield;
         const { features: idx, values, counts } = rows[r]!;
+        work += idx.length * classes * 2;
+        if (work >= STEP_WORK) {
+          work = 0;
+          yield;
+        }
         let lines = 0;
         for (let k = 0; k < classes; k++) lines += counts[k]!;
         if (lines === 0) continue;

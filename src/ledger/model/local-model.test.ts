@@ -8,12 +8,14 @@ import { applyFeedPage } from "../feed/feed-pages";
 import { recordHumanJudgement } from "../books/judgements";
 import type { LedgerDb } from "../store/db";
 import { faceFor } from "../face";
-import { currentModel, learnInTurns, refitInTurns, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { catchUpInSlices, currentModel, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { ModelKeeper } from "./model-keeper";
 import { appendRevision, createRule } from "../rules/rulebook";
 import { fromInput } from "../rules/rule";
 import { runRules } from "../rules/run-rules";
 import { connectBank } from "../feed/sync-requests";
 import { undecidedLines } from "../books/undecided";
+import { lineKey } from "./features";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const line = (id: string, name: string) => ({ transaction_id: id, account_id: "acc", amount: 10, date: "2026-11-20", name });
@@ -82,14 +84,14 @@ describe("the local model in the ledger", () => {
 
   it("handles more undecided lines and more new evidence than a statement can bind variables", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-many"));
-    await runInDurableObject(stub, (ledger) => {
+    await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
       applyFeedPage(db, connection, page([line("seed", "SEED LINE")]), AT);
       recordHumanJudgement(db, 1, "Seed", "human:x", AT);
       const many = Array.from({ length: 150 }, (_, i) => line(`m${i}`, `VENDOR ${String.fromCharCode(65 + (i % 26))}${i}`));
       // Through the object's own step: apply, rules, then the model over every undecided line.
-      ledger.applyFeedPage(connection, { ...page(many), cursorBefore: "1", nextCursor: "2" });
+      await ledger.applyFeedPage(connection, { ...page(many), cursorBefore: "1", nextCursor: "2" });
       expect(undecidedLines(db).length).toBeGreaterThan(100);
       const trained = currentModel(db, undefined);
       createRule(db, { rule_key: "all", match_kind: "description_regex", match_value: "^vendor", category: "Vendors" }, "human:x", AT, null);
@@ -141,30 +143,30 @@ describe("the local model in the ledger", () => {
     });
   });
 
-  it("learns a whole-book change in turns, as of the ledger when it began, whatever is written between turns", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns"));
+  it("learns the book afresh in slices, as of the ledger when it began, whatever is written between slices", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
-      const before = bookWithAModel(db, 8_000);
+      bookWithAModel(db, 8_000);
       expect(await runThreeRules(db)).toBe(5_999);
       const asItBegins = trainFromLedger(db);
 
-      let turns = 0;
-      const betweenTurns = async () => {
-        // Another call's writes, before the first turn reads: a line relabelled, another put back in the queue.
-        if (turns++ === 0) {
+      let pauses = 0;
+      const betweenSlices = async () => {
+        // Another call's writes, before the first slice reads: a line relabelled, another put back in the queue.
+        if (pauses++ === 0) {
           recordHumanJudgement(db, 7_990, "Office", "human:x", AT);
           recordHumanJudgement(db, 7_991, "uncategorised", "human:x", AT);
         }
       };
-      const learnt = (await learnInTurns(db, before, betweenTurns, 1_000))!;
-      // A pause after the check, between the eight turns of lines, then before the fits, after the regression's and after each of the calibration's five held-out fits.
-      expect(turns).toBe(15);
-      expect(learnt).not.toBe(before);
+      const learnt = await learnAfreshInSlices(db, betweenSlices, 1_000);
+      // Eight slices of lines, then the regression's and the calibration's fits in steps of their own.
+      expect(pauses).toBeGreaterThan(12);
       // The ledger as it was when learning began: a retrain then, neither write in it.
       expect(learnt.model.version).toBe(asItBegins.model.version);
       expect(learnt.model.rows()).toEqual(asItBegins.model.rows());
       expect([learnt.throughSeq, learnt.throughEvent, learnt.throughLine]).toEqual([asItBegins.throughSeq, asItBegins.throughEvent, asItBegins.throughLine]);
+      expect(learnt.model.refitDue()).toBeNull();
 
       // Kept with those marks and its calibration's fit; caught up from them, the model is the ledger's as it stands.
       expect(keptCalibration(db)).not.toBeNull();
@@ -175,50 +177,145 @@ describe("the local model in the ledger", () => {
         expect(model.version).toBe(trainFromLedger(db).model.version);
         expect(model.rows()).toEqual(trainFromLedger(db).model.rows());
       }
-      // A day's change is the catch-up's: nothing is learnt in turns.
-      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
-      expect(await learnInTurns(db, caughtUp, betweenTurns, 1_000)).toBeUndefined();
-      expect(await learnInTurns(db, undefined, betweenTurns, 1_000)).toBeUndefined();
-      expect(turns).toBe(15);
     });
   });
 
-  it("catches up and refits a standing model in turns where a person's label makes a refit due", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-refit-in-turns"));
+  it("catches many changes up in slices, as of the ledger when it began, as a retrain would", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-catch-up-in-slices"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
-      const before = bookWithAModel(db, 2_000);
-      before.model.refitIfStale();
-      const fitted = before.model.version;
-      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      const before = bookWithAModel(db, 4_000);
+      expect(await runThreeRules(db)).toBe(2_999);
+      const asItBegins = trainFromLedger(db);
       let pauses = 0;
-      const after = (await refitInTurns(db, before, async () => pauses++))!;
-      expect(pauses).toBeGreaterThan(0);
-      // The label learnt and the regression refitted on it: the version names the new examples.
-      expect(after.model.version).not.toBe(fitted);
-      expect(after.model.version).toBe(trainFromLedger(db).model.version);
-      expect(after.model.predict({ description: "SHELL OIL #99999", merchantName: null, amountCents: -1_000, accountId: "acc" })!.category).toBe("Fuel");
-      expect(await refitInTurns(db, undefined, async () => pauses++)).toBeUndefined();
+      const betweenSlices = async () => {
+        if (pauses++ === 1) recordHumanJudgement(db, 3_990, "Office", "human:x", AT);
+      };
+      const caughtUp = await catchUpInSlices(db, before, betweenSlices, 500);
+      expect(caughtUp).toBe(before);
+      expect(pauses).toBeGreaterThan(5);
+      expect(caughtUp.model.rows()).toEqual(asItBegins.model.rows());
+      expect(caughtUp.model.version).toBe(asItBegins.model.version);
+      // Kept with its marks: the write made between slices is the next catch-up's.
+      const restored = currentModel(db, undefined);
+      expect(currentModel(db, caughtUp)).toBe(caughtUp);
+      for (const model of [caughtUp.model, restored.model]) expect(model.rows()).toEqual(trainFromLedger(db).model.rows());
     });
   });
 
-  it("learns in turns only where a model stands: a tenant that never needed one trains it at the first need", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-none"));
+  it("decides only by a fit that has learnt every person's change, refitting in slices before the page; rules' decisions do not wait", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-person"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      bookWithAModel(db, 2_000);
+      let pauses = 0;
+      const keeper = new ModelKeeper(db, async () => void pauses++);
+      // Restored from the ledger with no fit: one is made in slices before anything is decided.
+      await keeper.ready();
+      expect(pauses).toBeGreaterThan(0);
+      const first = keeper.current(db).model.fittedVersion;
+      expect(first).toBe(trainFromLedger(db).model.version);
+
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      pauses = 0;
+      await keeper.ready();
+      expect(pauses).toBeGreaterThan(0);
+      const afterLabel = keeper.current(db).model;
+      expect(afterLabel.fittedVersion).not.toBe(first);
+      expect(afterLabel.fittedVersion).toBe(trainFromLedger(db).model.version);
+      expect(afterLabel.predictAsFitted(lineKey({ description: "SHELL OIL #99999", merchantName: null, amountCents: -1_000, accountId: "acc" }))!.category).toBe("Fuel");
+
+      // Rules' decisions are learnt, and the standing fit keeps deciding until a refit in the background.
+      expect(await runThreeRules(db)).toBe(1_498);
+      pauses = 0;
+      await keeper.ready();
+      expect(pauses).toBe(0);
+      expect(keeper.current(db).model.fittedVersion).toBe(afterLabel.fittedVersion);
+      expect(keeper.current(db).model.refitDue()).toBe("soon");
+      await keeper.prepare();
+      await keeper.describe();
+      expect(pauses).toBeGreaterThan(0);
+      expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
+    });
+  });
+
+  it("learns a whole-book change in the background while pages decide by the standing fit; a person's change made meanwhile waits for it", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-background"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      bookWithAModel(db, 8_000);
+      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      const keeper = new ModelKeeper(db, () => scheduler.wait(0));
+      await keeper.ready();
+      const standing = keeper.current(db).model.fittedVersion;
+      expect(await runThreeRules(db)).toBe(5_998);
+      const newestSeq = () => db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq;
+      const keptSeq = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_state`).seq;
+
+      await keeper.prepare();
+      // Learning under way: nothing a person changed waits for it, so a transaction decides at once by the standing fit.
+      await keeper.ready();
+      expect(keptSeq()).toBeLessThan(newestSeq());
+      const decided = db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT));
+      expect(decided).toBeGreaterThan(0);
+      const byModel = db.all<{ version: string }>(sql`SELECT DISTINCT model_version AS version FROM decisions WHERE engine = 'model'`);
+      expect(byModel).toEqual([{ version: standing }]);
+
+      // A person's change made meanwhile: the next transaction waits for the learning and its refit.
+      recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
+      await keeper.ready();
+      expect(keptSeq()).toBe(newestSeq());
+      expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
+    });
+  });
+
+  it("learns nothing where no model is needed: a tenant's first model is learnt at a person's first label, in slices", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-none"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
       applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1")]), AT);
-      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
-      expect(await learnInTurns(db, undefined, async () => expect.unreachable("no turns"))).toBeUndefined();
+      // Nothing decided by a person or a rule: nothing to learn, no slices, before a page or in it.
+      let unlearnt = 0;
+      const idle = new ModelKeeper(db, async () => void unlearnt++);
+      await idle.ready();
+      expect(db.transaction((tx) => idle.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(0);
+      await scheduler.wait(1);
+      expect(unlearnt).toBe(0);
       expect(db.all(sql`SELECT * FROM model_state`)).toEqual([]);
+
+      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
+      let pauses = 0;
+      const keeper = new ModelKeeper(db, async () => void pauses++);
+      await keeper.ready();
+      expect(pauses).toBeGreaterThan(0);
+      expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
+      expect(db.all(sql`SELECT * FROM model_state`)).toHaveLength(1);
     });
   });
 
-  it("answers other calls between the turns of its learning", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-answers"));
-    let before: TrainedModel | undefined;
+  it("a learning that fails is logged and not retried within the call: the page decides nothing by the model", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-fails"));
     await runInDurableObject(stub, async (ledger) => {
-      before = bookWithAModel(ledger.db, 7_000);
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1"), line("b", "BLUE BOTTLE #2")]), AT);
+      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
+      let pauses = 0;
+      const keeper = new ModelKeeper(db, async () => {
+        pauses++;
+        throw new Error("a slice that fails");
+      });
+      await keeper.ready();
+      expect(pauses).toBe(1);
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(0);
+    });
+  });
+
+  it("answers other calls between the slices of its learning", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-answers"));
+    await runInDurableObject(stub, async (ledger) => {
+      bookWithAModel(ledger.db, 7_000);
       expect(await runThreeRules(ledger.db)).toBe(5_249);
     });
     const happened: string[] = [];
@@ -230,10 +327,10 @@ describe("the local model in the ledger", () => {
         while (!sent) await scheduler.wait(1);
         await scheduler.wait(0);
       };
-      const learnt = await learnInTurns(ledger.db, before, pause, 100);
-      happened.push(learnt ? "learnt" : "nothing learnt");
+      await learnAfreshInSlices(ledger.db, pause, 100);
+      happened.push("learnt");
     });
-    // Sent once the object has begun to learn: answered between two turns, not after the last.
+    // Sent once the object has begun to learn: answered between two slices, not after the last.
     while (happened.length === 0) await scheduler.wait(1);
     const read = stub.summary(faceFor({ tier: "paid", visibleFrom: null })).then(() => happened.push("read"));
     sent = true;
@@ -241,19 +338,16 @@ describe("the local model in the ledger", () => {
     expect(happened).toEqual(["began", "read", "learnt"]);
   });
 
-  it("the object learns in turns for one caller at a time, and keeps what it learnt", async () => {
-    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-turns-object"));
+  it("the object learns what a run of the rules decided once, in the background, and keeps what it learnt", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-object"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       bookWithAModel(db, 7_000);
       await runThreeRules(db);
       const keptMarks = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_state`).seq;
-      const learning = ledger.prepareModel();
-      expect(ledger.prepareModel()).toBe(learning);
-      await learning;
-      expect(keptMarks()).toBe(db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq);
+      await Promise.all([ledger.prepareModel(), ledger.prepareModel()]);
       expect(settle(await ledger.modelVersion())).toEqual({ version: trainFromLedger(db).model.version, examples: 5_250 });
-      expect(ledger.prepareModel()).not.toBe(learning);
+      expect(keptMarks()).toBe(db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq);
     });
   });
 
@@ -303,14 +397,14 @@ describe("the local model in the ledger", () => {
 
   it("retrains when the evidence it kept disagrees with the ledger, and keeps the retrained evidence", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-kept-wrong"));
-    await runInDurableObject(stub, (ledger) => {
+    await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
       applyFeedPage(db, connection, page([line("a", "BLUE BOTTLE #1"), line("b", "SHELL OIL 2")]), AT);
       recordHumanJudgement(db, 1, "Meals", "human:x", AT);
       recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
       // The object's own step: its model decides a new line and keeps its calibration's fit.
-      ledger.applyFeedPage(connection, { ...page([line("c", "BLUE BOTTLE #3")]), cursorBefore: "1", nextCursor: "2" });
+      await ledger.applyFeedPage(connection, { ...page([line("c", "BLUE BOTTLE #3")]), cursorBefore: "1", nextCursor: "2" });
       expect(keptCalibration(db)).not.toBeNull();
       // A cache gone wrong: the kept evidence loses a category's examples and gains one never seen.
       db.run(sql`DELETE FROM model_examples WHERE category = 'Meals'`);
@@ -340,9 +434,10 @@ describe("the local model in the ledger", () => {
       for (let aId = 80; aId <= 150; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 6]!, "human:x", AT);
       settle(await ledger.modelVersion());
       for (let aId = 1; aId < 80; aId++) recordHumanJudgement(db, aId, aId % 9 === 0 ? "Office" : categories[(aId - 1) % 6]!, "human:x", AT);
-      // The object's own step: the model (caught up, its calibration fitted) decides new lines.
-      const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, i % 5 === 0 ? `UNHEARD OF ${i}` : named(i + 7)));
-      ledger.applyFeedPage(connection, { ...page(fresh), cursorBefore: "1", nextCursor: "2" });
+      // The object's own step: the model (caught up and refitted before the page, in slices) decides new lines.
+      // They are printed as lines the model has seen twice or more: what the fit read of the feed is what the ledger keeps.
+      const fresh = Array.from({ length: 40 }, (_, i) => line(`n${i}`, named(i + 7)));
+      await ledger.applyFeedPage(connection, { ...page(fresh), cursorBefore: "1", nextCursor: "2" });
       const byModel = db.all<{ aId: number; category: string; confidencePpm: number; description: string; amountCents: number; accountId: string }>(
         sql`SELECT d.a_id AS aId, d.category, d.confidence_ppm AS confidencePpm, a.description, a.amount_cents AS amountCents, a.account_id AS accountId
           FROM decisions d JOIN a_lines a ON a.id = d.a_id WHERE d.engine = 'model'`,

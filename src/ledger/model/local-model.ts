@@ -27,7 +27,7 @@ export function duhBandFloor(configured: string | undefined): number {
 }
 
 /** A point in the ledger's history: its newest decision, line event and line then. */
-interface Marks {
+export interface Marks {
   throughSeq: number;
   throughEvent: number;
   throughLine: number;
@@ -46,6 +46,12 @@ export interface TrainedModel extends Marks {
 
 /** The engines whose decisions are evidence, as SQL. */
 const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
+/**
+ * A decision `d` a person made just now (not one carried from a superseded line, which
+ * repeats what the person said before), as SQL: the fit must learn such a change before the
+ * model's next decision.
+ */
+const BY_PERSON = sql.raw(`(d.engine = 'human' AND d.carried_from_a_id IS NULL)`);
 
 /**
  * Current lines whose latest decision is evidence, as training examples, in line order;
@@ -53,11 +59,11 @@ const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
  * that many. (Conditions, not id lists: SQLite in a Durable Object binds at most 100
  * variables per statement.) Raw SQL: it runs at every feed page.
  */
-export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number; engine: string })[] {
+export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number; newest?: number } = {}): (Example & { aId: number; engine: string; byPerson: boolean })[] {
   const { sinceSeq, newest } = options;
-  const rows = db.all<LineFacts & { aId: number; category: string; engine: string }>(sql`
+  const rows = db.all<LineFacts & { aId: number; category: string; engine: string; byPerson: number }>(sql`
     SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
-      a.account_id AS accountId, d.category AS category, d.engine AS engine
+      a.account_id AS accountId, d.category AS category, d.engine AS engine, ${BY_PERSON} AS byPerson
     FROM a_lines a
     JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id)
     WHERE d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
@@ -68,7 +74,7 @@ export function trainingExamples(db: LedgerHandle, options: { sinceSeq?: number;
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded')
     ${newest === undefined ? sql`ORDER BY a.id` : sql`ORDER BY a.id DESC LIMIT ${newest}`}`);
   if (newest !== undefined) rows.reverse();
-  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category, engine: r.engine }));
+  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category, engine: r.engine, byPerson: r.byPerson === 1 }));
 }
 
 /** The keys of the feed's lines after `after` up to `upTo`, every line the feed delivered (a line never changes). */
@@ -79,7 +85,7 @@ function lineKeys(db: LedgerHandle, after: number, upTo: number): string[] {
     .map(lineKey);
 }
 
-function marksNow(db: LedgerHandle): Marks {
+export function marksNow(db: LedgerHandle): Marks {
   return db.get<Marks>(sql`SELECT (SELECT coalesce(max(seq), 0) FROM decisions) AS throughSeq,
     (SELECT coalesce(max(id), 0) FROM line_events) AS throughEvent,
     (SELECT coalesce(max(id), 0) FROM a_lines) AS throughLine`);
@@ -89,7 +95,7 @@ function marksNow(db: LedgerHandle): Marks {
 export function trainFromLedger(db: LedgerHandle): TrainedModel {
   const trained: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
   trained.model.seeLines(lineKeys(db, 0, trained.throughLine));
-  trained.model.addAll(trainingExamples(db));
+  trained.model.addAll(trainingExamples(db), false);
   return trained;
 }
 
@@ -98,7 +104,7 @@ export function trainFromLedger(db: LedgerHandle): TrainedModel {
  * latest decision then, if it was evidence and the line not yet superseded, with the
  * line's features (a line never changes). Lines it never learnt from are left out.
  */
-function learntExamples(db: LedgerHandle, trained: Marks, aIds: number[]): Example[] {
+function learntExamples(db: LedgerHandle, trained: Marks, aIds: number[]): (Example & { aId: number })[] {
   return examplesAsOf(db, trained, sql`a.id IN (SELECT value FROM json_each(${JSON.stringify(aIds)}))`);
 }
 
@@ -106,9 +112,9 @@ function learntExamples(db: LedgerHandle, trained: Marks, aIds: number[]): Examp
  * The examples a retrain on the ledger as of these marks would learn from the lines `which`
  * names (a condition on the line `a`), in line order: writes after the marks change nothing here.
  */
-function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): Example[] {
-  const rows = db.all<LineFacts & { category: string }>(sql`
-    SELECT a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
+function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): (Example & { aId: number })[] {
+  const rows = db.all<LineFacts & { aId: number; category: string }>(sql`
+    SELECT a.id AS aId, a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents,
       a.account_id AS accountId, d.category AS category
     FROM a_lines a
     JOIN decisions d ON d.seq = (SELECT max(d2.seq) FROM decisions d2 WHERE d2.a_id = a.id AND d2.seq <= ${marks.throughSeq})
@@ -116,7 +122,7 @@ function examplesAsOf(db: LedgerHandle, marks: Marks, which: SQL): Example[] {
       AND d.engine IN (${EVIDENCE}) AND d.category IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM line_events e WHERE e.a_id = a.id AND e.kind = 'superseded' AND e.id <= ${marks.throughEvent})
     ORDER BY a.id`);
-  return rows.map((r) => ({ key: lineKey(r), category: r.category }));
+  return rows.map((r) => ({ aId: r.aId, key: lineKey(r), category: r.category }));
 }
 
 /** The model as last kept in the ledger (MODEL_TABLES), or undefined when none is. */
@@ -162,7 +168,7 @@ function keep(db: LedgerHandle, trained: TrainedModel, changes: EvidenceRows): v
 }
 
 /** Keeps the calibration's new fit, if the model refitted it, beside the kept evidence. */
-function keepCalibration(db: LedgerHandle, model: LocalModel): void {
+export function keepCalibration(db: LedgerHandle, model: LocalModel): void {
   const fit = model.takeNewCalibration();
   if (fit) db.run(sql`UPDATE model_state SET calibration = ${JSON.stringify(fit)} WHERE id = 1`);
 }
@@ -195,13 +201,24 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
 const RETRAIN_OVER_CHANGES = 5;
 const RETRAIN_FROM_CHANGES = 5_000;
 
-/** What changed since a model's marks: the lines with new evidence, and every line whose evidence may have changed. */
-function changesSince(db: LedgerHandle, trained: Marks): { fresh: number; changed: number[] } {
-  const fresh = db.all<{ aId: number }>(sql`SELECT a_id AS aId FROM decisions WHERE seq > ${trained.throughSeq} AND engine IN (${EVIDENCE})`);
-  const superseded = db.all<{ aId: number }>(
-    sql`SELECT a_id AS aId FROM line_events WHERE id > ${trained.throughEvent} AND kind = 'superseded'`,
+/**
+ * What changed since a model's marks, up to `upTo` (the ledger now by default): the lines
+ * with new evidence, every line whose evidence may have changed, and the lines a person
+ * decided (their forgotten examples are a person's change too).
+ */
+function changesSince(db: LedgerHandle, trained: Marks, upTo: Marks = marksNow(db)): { fresh: number; changed: number[]; byPerson: Set<number> } {
+  const fresh = db.all<{ aId: number; byPerson: number }>(
+    sql`SELECT a_id AS aId, ${BY_PERSON} AS byPerson FROM decisions d WHERE seq > ${trained.throughSeq} AND seq <= ${upTo.throughSeq}`,
   );
-  return { fresh: fresh.length, changed: [...new Set([...fresh, ...superseded].map((d) => d.aId))] };
+  const superseded = db.all<{ aId: number }>(
+    sql`SELECT a_id AS aId FROM line_events WHERE id > ${trained.throughEvent} AND id <= ${upTo.throughEvent} AND kind = 'superseded'`,
+  );
+  const evidence = fresh.length;
+  return {
+    fresh: evidence,
+    changed: [...new Set([...fresh, ...superseded].map((d) => d.aId))],
+    byPerson: new Set(fresh.filter((d) => d.byPerson === 1).map((d) => d.aId)),
+  };
 }
 
 /** Whether learning afresh is cheaper than catching up a model of this size (it gives the same model either way). */
@@ -231,11 +248,11 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   if (!current) return retrainAndKeep(db);
   const now = marksNow(db);
   if (now.throughSeq === current.throughSeq && now.throughEvent === current.throughEvent && now.throughLine === current.throughLine) return current;
-  const { fresh, changed } = changesSince(db, current);
+  const { fresh, changed, byPerson } = changesSince(db, current, now);
   if (learnsAfresh(changed.length, current.model.size)) return retrainAndKeep(db);
   current.model.seeLines(lineKeys(db, current.throughLine, now.throughLine));
   try {
-    for (const example of learntExamples(db, current, changed)) current.model.forget(example);
+    for (const example of learntExamples(db, current, changed)) current.model.forget(example, byPerson.has(example.aId));
   } catch (error) {
     // Kept evidence that disagrees with the ledger is a cache gone wrong: the ledger wins.
     console.error("the local model's evidence disagrees with the ledger; retraining:", error);
@@ -243,49 +260,76 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
   }
   if (fresh > 0) {
     const learnt = trainingExamples(db, { sinceSeq: current.throughSeq });
-    current.model.addAll(learnt, learnt.every((e) => e.engine === "rule"));
+    current.model.addAll(learnt, learnt.some((e) => byPerson.has(e.aId)));
   }
   Object.assign(current, now);
   keep(db, current, current.model.takeChanges());
   return current;
 }
 
-/** How many lines one turn of `learnInTurns` reads: 10-15 ms of the object's time (docs/performance.md). */
-export const LINES_PER_TURN = 2_500;
+/** How many lines one slice of learning reads: about 10 ms of the object's time (docs/performance.md). */
+export const LINES_PER_SLICE = 2_000;
 
 /**
- * Where `currentModel` would learn afresh from a standing model (nearly all the evidence
- * new: the first sync after a whole-book run-rules), learns in turns of `linesPerTurn`
- * lines instead, with `pause()` before each turn, so the object answers other calls
- * meanwhile rather than holding them for a second. Each turn reads the ledger as of the
- * marks taken first, so what is written between turns changes nothing learnt. The
- * regression and the calibration are fitted in a turn of their own; the model is kept with its marks and fit in
- * the last turn, and the caller must take it in place of its own model in that same turn
- * (`currentModel` then catches up what came after the marks). Returns the model learnt, or
- * undefined where a catch-up is the cheaper way, or no model stands (nothing kept: a
- * tenant whose rules decide every line never needs one, and `currentModel` trains one at
- * the first need).
+ * Up to this many changes since a model's marks are caught up in one step (`currentModel`,
+ * some milliseconds); more are learnt in slices (`catchUpInSlices`, `learnAfreshInSlices`).
  */
-export async function learnInTurns(
-  db: LedgerDb,
-  trained: TrainedModel | undefined,
-  pause: Pause,
-  linesPerTurn = LINES_PER_TURN,
-): Promise<TrainedModel | undefined> {
-  const standing = trained ? { ...marksOf(trained), size: trained.model.size } : keptStanding(db);
-  if (!standing || !learnsAfresh(changesSince(db, standing).changed.length, standing.size)) return undefined;
+export const CHANGES_CAUGHT_UP_AT_ONCE = 2_000;
+
+/** What changed since a model's marks, counted without reading the lines: and whether a person made any of it. */
+export interface Pending {
+  /** Decisions, supersessions and new lines since the marks. */
+  changes: number;
+  /** Whether a person decided a line since the marks (the fit must learn it before the next decision). */
+  byPerson: boolean;
+}
+
+export function pendingSince(db: LedgerHandle, marks: Marks): Pending {
+  const row = db.get<{ decisions: number; byPerson: number; superseded: number; lines: number }>(sql`
+    SELECT (SELECT count(*) FROM decisions d WHERE seq > ${marks.throughSeq}) AS decisions,
+      (SELECT count(*) FROM decisions d WHERE seq > ${marks.throughSeq} AND ${BY_PERSON}) AS byPerson,
+      (SELECT count(*) FROM line_events WHERE id > ${marks.throughEvent} AND kind = 'superseded') AS superseded,
+      (SELECT coalesce(max(id), 0) FROM a_lines) - ${marks.throughLine} AS lines`);
+  return { changes: row.decisions + row.superseded + row.lines, byPerson: row.byPerson > 0 };
+}
+
+/** Whether a person or a rule decided a line after these marks: evidence the model learns from. */
+export function evidenceSince(db: LedgerHandle, marks: Marks): boolean {
+  return db.get<{ found: number }>(sql`SELECT EXISTS (SELECT 1 FROM decisions d WHERE seq > ${marks.throughSeq} AND d.engine IN (${EVIDENCE})) AS found`).found === 1;
+}
+
+/** Whether a person decided a line after these marks (the decisions after them only are read). */
+export function personDecidedSince(db: LedgerHandle, marks: Marks): boolean {
+  return db.get<{ found: number }>(sql`SELECT EXISTS (SELECT 1 FROM decisions d WHERE seq > ${marks.throughSeq} AND ${BY_PERSON}) AS found`).found === 1;
+}
+
+/** The model kept in the ledger, restored (its evidence read in one step: some milliseconds at 100,000 lines), or undefined. */
+export function restoreKept(db: LedgerHandle): TrainedModel | undefined {
+  return keptModel(db);
+}
+
+/** Whether learning afresh is cheaper than catching up this many changes for this model (the same model either way). */
+export function learnsAfreshFor(pending: Pending, trained: TrainedModel): boolean {
+  return learnsAfresh(pending.changes, trained.model.size);
+}
+
+/**
+ * Learns the ledger afresh in slices of `linesPerSlice` lines, with `pause()` before each,
+ * so the object answers other calls meanwhile: what a retrain on the ledger as of the marks
+ * taken first gives (what is written between slices is the next catch-up's). The regression
+ * and the calibration are fitted in slices too. The model is kept with its marks and fit in
+ * the last slice, in place of anything kept before, and the caller must take it in place of
+ * its own model in that same slice (a pause after it would let a call catch up the model it
+ * replaces and write that model's evidence over this).
+ */
+export async function learnAfreshInSlices(db: LedgerDb, pause: Pause, linesPerSlice = LINES_PER_SLICE): Promise<TrainedModel> {
   const learnt: TrainedModel = { model: new LocalModel(), ...marksNow(db) };
-  await pause(); // the check above was a turn of its own
-  await inLineRanges(db, linesPerTurn, pause, (after, upTo) => {
+  await inLineRanges(db, linesPerSlice, pause, (after, upTo) => {
     learnt.model.seeLines(lineKeys(db, after, Math.min(upTo, learnt.throughLine)));
-    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`));
+    learnt.model.addAll(examplesAsOf(db, learnt, sql`a.id > ${after} AND a.id <= ${upTo}`), false);
   });
-  // The fits too (the regression's, then the calibration's, each in a turn of its own), which
-  // the first prediction would make in a page's transaction.
   await pause();
   for (const _ of learnt.model.refitInSteps()) await pause();
-  // Kept in the turn that hands it over: a pause after it would let a call catch up the
-  // model it replaces and write that model's changed evidence over this.
   return db.transaction((tx) => {
     keepInstead(tx, learnt);
     keepCalibration(tx, learnt.model);
@@ -294,49 +338,61 @@ export async function learnInTurns(
 }
 
 /**
- * Where no learning afresh is due but the standing model would refit at the next page (a
- * person's label since the last sync, the examples grown), catches it up and refits it in
- * steps of some tens of milliseconds, with `pause()` between them, so the page's
- * transaction need not hold the object for the fit. Returns the model caught up, or
- * undefined where none stands in memory.
+ * Catches a model up with the ledger in slices (many changes that learning afresh would
+ * not make cheaper): the new lines seen and the changed lines forgotten and learnt again,
+ * `linesPerSlice` at a time with `pause()` before each, each read as of the marks taken
+ * first, so what is written between slices is the next catch-up's. The evidence is kept
+ * with the new marks in the last slice. Nothing else may change the model meanwhile.
  */
-export async function refitInTurns(db: LedgerDb, trained: TrainedModel | undefined, pause: Pause): Promise<TrainedModel | undefined> {
-  if (!trained) return undefined;
-  const current = currentModel(db, trained);
-  for (const _ of current.model.refitInSteps()) await pause();
-  db.transaction((tx) => {
-    keepCalibration(tx, current.model);
-  });
-  return current;
+export async function catchUpInSlices(db: LedgerDb, trained: TrainedModel, pause: Pause, linesPerSlice = LINES_PER_SLICE): Promise<TrainedModel> {
+  const now = marksNow(db);
+  const { changed, byPerson } = changesSince(db, trained, now);
+  for (let after = trained.throughLine; after < now.throughLine; after += linesPerSlice) {
+    await pause();
+    trained.model.seeLines(lineKeys(db, after, Math.min(after + linesPerSlice, now.throughLine)));
+  }
+  for (let from = 0; from < changed.length; from += linesPerSlice) {
+    await pause();
+    const lines = changed.slice(from, from + linesPerSlice);
+    const which = sql`a.id IN (SELECT value FROM json_each(${JSON.stringify(lines)}))`;
+    for (const example of examplesAsOf(db, trained, which)) trained.model.forget(example, byPerson.has(example.aId));
+    const learnt = examplesAsOf(db, now, which);
+    trained.model.addAll(learnt, learnt.some((e) => byPerson.has(e.aId)));
+  }
+  await pause();
+  Object.assign(trained, now);
+  db.transaction((tx) => keep(tx, trained, trained.model.takeChanges()));
+  return trained;
 }
 
-function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
+/** Refits the model in steps with `pause()` between them, and keeps the calibration's fit if it was refitted. */
+export async function refitInSlices(db: LedgerDb, trained: TrainedModel, pause: Pause): Promise<void> {
+  for (const _ of trained.model.refitInSteps()) await pause();
+  db.transaction((tx) => keepCalibration(tx, trained.model));
+}
+
+export function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
   return { throughSeq, throughEvent, throughLine };
-}
-
-/** The kept model's marks and size, without restoring its evidence. */
-function keptStanding(db: LedgerHandle): (Marks & { size: number }) | undefined {
-  return db.get<(Marks & { size: number }) | undefined>(sql`
-    SELECT through_seq AS throughSeq, through_event AS throughEvent, through_line AS throughLine,
-      (SELECT coalesce(sum(lines), 0) FROM model_examples) AS size
-    FROM model_state WHERE id = 1`);
 }
 
 /**
  * Decides the undecided lines the model is sure of: confidence at or above the duh
- * band's floor. Below it a line is left for the tail. Returns how many it decided.
+ * band's floor, by the standing fit (a transaction refits nothing: the caller makes sure
+ * no person's change waits for a fit). Below it a line is left for the tail. Returns how
+ * many it decided.
  */
 export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
-  if (model.size === 0) return 0;
+  const version = model.fittedVersion;
+  if (model.size === 0 || version === null) return 0;
   const decided: MachineDecision[] = [];
   for (const line of lines) {
-    const prediction = model.predict(line);
+    const prediction = model.predictAsFitted(lineKey(line));
     if (!prediction || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",
       aId: line.aId,
       category: prediction.category,
-      modelVersion: model.version,
+      modelVersion: version,
       confidencePpm: Math.round(prediction.confidence * 1_000_000),
       bandFloorPpm: Math.round(floor * 1_000_000),
     });

@@ -1,60 +1,271 @@
 /**
  * The local model as a tenant's object keeps it between calls: trained on the ledger's
- * evidence and kept while that evidence is unchanged, learning in slices where it would
- * learn afresh, one learning at a time. The object holds one keeper; the keeper holds no
- * state the ledger does not (a fresh object rebuilds it from the kept evidence).
+ * evidence and kept while that evidence is unchanged. A transaction never learns more than
+ * its own lines' changes and never refits: whatever is longer (catching up many changes,
+ * learning the book afresh, refitting) runs in slices of about 10 ms with the object
+ * answering other calls between them (docs/decisions.md, "The local model").
+ *
+ * The rule that keeps a label meaningful: a model decision is never made by a fit that has
+ * not learnt every person's label and relabel made before it. So before a transaction
+ * decides lines (`ready`), whatever a person changed is learnt and refitted, in slices,
+ * and the transaction waits for it; rules' decisions, the feed's new lines and the
+ * calibration's refit need not wait, and are learnt in slices while the standing fit keeps
+ * deciding. The keeper holds no state the ledger does not (a fresh object restores it from
+ * the kept evidence).
  */
 import type { UndecidedLine } from "../books/undecided";
 import type { Pause } from "../slices";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
 import { ok, type Outcome } from "../outcome";
-import { currentModel, decideByModel, learnInTurns, refitInTurns, type TrainedModel } from "./local-model";
+import type { LocalModel } from "./classifier";
+import {
+  catchUpInSlices,
+  CHANGES_CAUGHT_UP_AT_ONCE,
+  currentModel,
+  decideByModel,
+  learnAfreshInSlices,
+  learnsAfreshFor,
+  marksNow,
+  marksOf,
+  pendingSince,
+  personDecidedSince,
+  evidenceSince,
+  keepCalibration,
+  refitInSlices,
+  restoreKept,
+  type Marks,
+  type TrainedModel,
+} from "./local-model";
+
+/** Learning under way in slices, and what it learns: the ledger as of `marks`, with a person's change or not. */
+interface Learning {
+  done: Promise<void>;
+  marks: Marks;
+  byPerson: boolean;
+  failed?: boolean;
+}
 
 export class ModelKeeper {
-  private trained: TrainedModel | undefined;
-  /** Learning under way in slices (`prepare`). */
-  private learning: Promise<Outcome<null>> | undefined;
+  private standing: TrainedModel | undefined;
+  private learning: Learning | undefined;
+  /** Whether the last learning in slices failed (logged). */
+  private failedLast = false;
 
-  /** The model as of the ledger now, learning what changed since the kept one. */
-  current(db: LedgerHandle): TrainedModel {
-    this.trained = currentModel(db, this.trained);
-    return this.trained;
-  }
+  constructor(
+    private readonly db: LedgerDb,
+    /** What lets the object answer other calls between two slices. */
+    private readonly pause: Pause,
+  ) {}
 
-  /** The model decides `lines` (the rules left them) at the band's floor or above; answers how many it decided. */
-  decide(tx: LedgerTx, lines: UndecidedLine[], bandFloor: number, at: string): number {
-    if (lines.length === 0) return 0;
-    return decideByModel(tx, this.current(tx).model, bandFloor, at, lines);
-  }
-
-  /** What the model learnt from a transaction that rolled back is forgotten with it. */
-  forget(): void {
-    this.trained = undefined;
+  /**
+   * Before a transaction decides lines: every person's change learnt and fitted, in slices
+   * (waiting for learning under way where it holds one, or where one was made since it
+   * began); other changes only where they are few. Concurrent callers share the work.
+   */
+  async ready(): Promise<Outcome<null>> {
+    for (;;) {
+      const learning = this.learning;
+      if (learning) {
+        if (!learning.byPerson && !personDecidedSince(this.db, learning.marks)) return ok(null);
+        await learning.done;
+        if (learning.failed) return ok(null);
+        continue;
+      }
+      const work = this.nextWork(false);
+      if (!work) return ok(null);
+      await this.run(work);
+      // A learning that failed is not tried again in this call: `decide` then decides nothing
+      // (no fit has learnt the person's change) and the next call starts it again.
+      if (this.failedLast) return ok(null);
+    }
   }
 
   /**
-   * Before a sync's pages: where the model would learn afresh (after a whole-book
-   * run-rules), it learns in slices with the object answering between them, so the pages'
-   * transactions only catch up what came after; otherwise the standing model is caught up
-   * and refitted in slices where a refit is due (a person's labels since the last sync).
-   * Concurrent callers share one learning.
+   * Before a sync's pages, and after a run of the rules: `ready`, then whatever else is due
+   * (many rules' decisions, the examples or lines grown, the calibration) started in
+   * slices, the pages deciding by the standing fit meanwhile.
    */
-  prepare(db: LedgerDb, pause: Pause): Promise<Outcome<null>> {
-    this.learning ??= learnInTurns(db, this.trained, pause)
-      .then(async (learnt) => {
-        this.trained = learnt ?? (await refitInTurns(db, this.trained, pause));
-        return ok(null);
-      })
-      .finally(() => {
-        this.learning = undefined;
-      });
-    return this.learning;
+  async prepare(): Promise<Outcome<null>> {
+    await this.ready();
+    if (!this.learning) {
+      const work = this.nextWork(true);
+      if (work) void this.run(work);
+    }
+    return ok(null);
   }
 
-  /** The model's version and how many examples it learnt from, once any learning under way has ended. */
-  async describe(db: LedgerDb, pause: Pause): Promise<{ version: string; examples: number }> {
-    await this.prepare(db, pause);
-    const { model } = this.current(db);
-    return { version: model.version, examples: model.size };
+  /** The model's version and how many examples it learnt from, once whatever is due is learnt and refitted (in slices). */
+  async describe(): Promise<{ version: string; examples: number }> {
+    for (;;) {
+      const learning = this.learning;
+      if (learning) {
+        await learning.done;
+        if (learning.failed) break;
+        continue;
+      }
+      const work = this.nextWork(true);
+      if (!work) break;
+      await this.run(work);
+      if (this.failedLast) break;
+    }
+    const { model } = this.current(this.db);
+    return { version: model.fittedVersion ?? model.version, examples: model.size };
   }
+
+  /**
+   * The model a read predicts from (a suggestion), by its standing fit, costing the read
+   * some milliseconds at most: a few changes are caught up and a small model (up to
+   * FRESH_READS_UP_TO examples) refitted in place, so a person's latest labels show at
+   * once; anything longer is started in slices and the read answers by the standing fit.
+   * Undefined where no model stands.
+   */
+  forReads(): LocalModel | undefined {
+    if (this.learning) return this.standing?.model;
+    this.standing ??= restoreKept(this.db);
+    const standing = this.standing;
+    if (!standing) {
+      if (!personDecidedSince(this.db, NO_MARKS)) return undefined;
+      // A small book is learnt in place (as a catch-up of few changes would be); a large one in slices.
+      if (marksNow(this.db).throughLine > FRESH_READS_UP_TO) {
+        void this.run({ kind: "afresh", byPerson: true });
+        return undefined;
+      }
+      return this.forReadsInPlace((this.standing = currentModel(this.db, undefined)));
+    }
+    const pending = pendingSince(this.db, standing);
+    if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) {
+      void this.run(this.workFor(standing, pending));
+      return standing.model;
+    }
+    return this.forReadsInPlace(pending.changes > 0 ? (this.standing = currentModel(this.db, standing)) : standing);
+  }
+
+  private forReadsInPlace(current: TrainedModel): LocalModel {
+    const due = current.model.refitDue();
+    if (due !== null) {
+      if (current.model.size <= FRESH_READS_UP_TO) current.model.refitIfStale();
+      else void this.run({ kind: "refit", byPerson: due === "now" });
+    }
+    return current.model;
+  }
+
+  /** The model as of the ledger now, catching up what changed since the standing one in one step (tests, `describe`). */
+  current(db: LedgerHandle): TrainedModel {
+    this.standing = currentModel(db, this.standing);
+    return this.standing;
+  }
+
+  /**
+   * The model decides `lines` (the rules left them) at the band's floor or above, inside
+   * the caller's transaction; answers how many it decided. It learns the transaction's own
+   * changes first unless learning is under way in slices (then the standing fit decides,
+   * and the changes are learnt after). It decides nothing where a person's change waits
+   * for a fit (`ready` was not awaited) or no fit stands yet: the lines wait for the next
+   * sync or the tail.
+   */
+  decide(tx: LedgerTx, lines: UndecidedLine[], bandFloor: number, at: string): number {
+    if (lines.length === 0) return 0;
+    if (!this.learning) {
+      this.standing ??= restoreKept(tx);
+      if (!this.standing) {
+        // A tenant whose rules decided lines so far: its first model is learnt in slices (none
+        // where nothing is evidence yet: the feed's first pages, before any rule or label).
+        if (evidenceSince(tx, NO_MARKS)) void this.run({ kind: "afresh", byPerson: false });
+        return 0;
+      }
+      const pending = pendingSince(tx, this.standing);
+      if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) {
+        void this.run(this.workFor(this.standing, pending));
+        if (pending.byPerson) return 0;
+      } else {
+        this.standing = currentModel(tx, this.standing);
+      }
+    }
+    const standing = this.standing;
+    if (!standing) return 0;
+    // A small model refits in place (milliseconds), as a read does: its few lines' new keys weigh much.
+    if (!this.learning && standing.model.refitDue() !== null && standing.model.size <= FRESH_READS_UP_TO) {
+      standing.model.refitIfStale();
+      keepCalibration(tx, standing.model);
+    }
+    if (standing.model.refitDue() === "now") return 0;
+    return decideByModel(tx, standing.model, bandFloor, at, lines);
+  }
+
+  /**
+   * What the model learnt from a transaction that rolled back is forgotten with it (the
+   * ledger's kept evidence rolled back too); learning under way takes the kept model again.
+   */
+  forget(): void {
+    this.standing = undefined;
+  }
+
+  /** The work due now: a person's change, or (`all`) anything stale. Restores the kept model first (one step). */
+  private nextWork(all: boolean): Work | null {
+    this.standing ??= restoreKept(this.db);
+    const standing = this.standing;
+    // None kept: learnt afresh once a person has decided a line (a tenant whose rules decide
+    // every line learns its first model at the first line they leave, in `decide`).
+    if (!standing) return personDecidedSince(this.db, NO_MARKS) ? { kind: "afresh", byPerson: true } : null;
+    const pending = pendingSince(this.db, standing);
+    if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) return all || pending.byPerson ? this.workFor(standing, pending) : null;
+    const current = pending.changes > 0 ? (this.standing = currentModel(this.db, standing)) : standing;
+    const due = current.model.refitDue();
+    return due === "now" || (due === "soon" && all) ? { kind: "refit", byPerson: due === "now" } : null;
+  }
+
+  private workFor(standing: TrainedModel, pending: { changes: number; byPerson: boolean }): Work {
+    return { kind: learnsAfreshFor(pending, standing) ? "afresh" : "catch-up", byPerson: pending.byPerson };
+  }
+
+  /** Runs one piece of work in slices, the only one under way; a failure is logged, and the next `ready` starts again. */
+  private run(work: Work): Promise<void> {
+    if (this.learning) return this.learning.done;
+    const learning: Learning = { done: Promise.resolve(), marks: marksNow(this.db), byPerson: work.byPerson };
+    learning.done = (async () => {
+      await this.pause();
+      if (work.kind === "afresh") {
+        learning.marks = marksNow(this.db);
+        this.standing = await learnAfreshInSlices(this.db, this.pause);
+        return;
+      }
+      // The standing model again: a transaction that rolled back meanwhile dropped it.
+      const standing = (this.standing ??= restoreKept(this.db));
+      if (!standing) return;
+      if (work.kind === "catch-up") {
+        learning.marks = marksNow(this.db);
+        this.standing = await catchUpInSlices(this.db, standing, this.pause);
+      } else {
+        // A refit learns the standing evidence only: what came after its marks is the next catch-up's.
+        learning.marks = marksOf(standing);
+        await refitInSlices(this.db, standing, this.pause);
+      }
+    })()
+      .then(() => {
+        this.failedLast = false;
+      })
+      .catch((error: unknown) => {
+        console.error("the local model's learning in slices failed; the next sync starts it again:", error);
+        this.standing = undefined;
+        this.failedLast = learning.failed = true;
+      })
+      .finally(() => {
+        if (this.learning === learning) this.learning = undefined;
+      });
+    this.learning = learning;
+    return learning.done;
+  }
+}
+
+/**
+ * Up to this many examples a refit costs a read a few milliseconds (measured: about 5 ms at
+ * 5,000), so a read refits in place; beyond, in slices (0.1-0.4 s at 100,000 lines).
+ */
+export const FRESH_READS_UP_TO = 5_000;
+
+const NO_MARKS: Marks = { throughSeq: 0, throughEvent: 0, throughLine: 0 };
+
+interface Work {
+  kind: "afresh" | "catch-up" | "refit";
+  byPerson: boolean;
 }

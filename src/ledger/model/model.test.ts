@@ -157,19 +157,35 @@ describe("LocalModel", () => {
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
     const fitted = model.version;
     const rules = taught(book([{ text: (i) => `COMCAST PAYMENT ${990000 + i}`, category: "Utilities" }], 20));
-    model.addAll(rules.slice(0, 10), true);
+    expect(model.refitDue()).toBeNull();
+    model.addAll(rules.slice(0, 10), false);
+    expect(model.refitDue()).toBeNull();
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
     expect(model.version).toBe(fitted); // 10 of 180: the fit waits
-    model.addAll(rules.slice(10), true);
+    model.addAll(rules.slice(10), false);
+    expect(model.refitDue()).toBe("soon"); // a transaction may decide by the standing fit meanwhile
+    expect(model.fittedVersion).toBe(fitted);
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
     expect(model.version).toMatch(/^lr1-200-/); // 20 of 180: refitted
     const refitted = model.version;
     model.addAll(taught(book([{ text: () => "CHEVRON 0092 OAKLAND CA", category: "Fuel" }], 1)));
+    expect(model.refitDue()).toBe("now"); // a person's label: no decision before a fit learns it
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
-    expect(model.version).toMatch(/^lr1-201-/); // a person's label: refitted at once
-    model.forget(rules[0]!);
-    expect(model.version).toMatch(/^lr1-200-/);
+    expect(model.version).toMatch(/^lr1-201-/);
+    expect(model.fittedVersion).toBe(model.version);
+    model.forget(rules[0]!, false);
+    expect(model.refitDue()).toBe(null); // a line the bank superseded: nothing waits
+    model.forget(rules[1]!);
+    expect(model.refitDue()).toBe("now");
+    expect(model.version).toMatch(/^lr1-199-/);
     expect(model.version).not.toBe(refitted);
+    // A person's label and its undoing leave the fit's evidence: nothing waits, and a refit has nothing to do.
+    model.predict(facts("BLUE BOTTLE COFFEE #1"));
+    const label = taught(book([{ text: () => "CHEVRON 0093 OAKLAND CA", category: "Fuel" }], 1))[0]!;
+    model.addAll([label]);
+    expect(model.refitDue()).toBe("now");
+    model.forget(label);
+    expect(model.refitDue()).toBeNull();
   });
 
   it("names a set of examples by the same version from one release to the next", () => {

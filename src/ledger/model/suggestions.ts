@@ -5,16 +5,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../store/db";
-import type { LineFacts } from "./features";
+import { lineKey, type LineFacts } from "./features";
 import type { ModelKeeper } from "./model-keeper";
-
-/**
- * Up to this many examples a refit costs a read a few milliseconds, so a suggestion is the
- * model's answer as of the ledger now (a person's latest labels included). Beyond, it is
- * the standing fit's, refitted in slices before the next sync's pages (ModelKeeper.prepare)
- * or at the model's next decision, never while a page waits (0.1-0.4 s at 100,000 lines).
- */
-export const FRESH_SUGGESTIONS_UP_TO = 5_000;
 
 export interface Suggestion {
   category: string;
@@ -29,14 +21,13 @@ export interface Suggestion {
 export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: readonly number[], postedFrom: string | null): Map<number, Suggestion> {
   const suggestions = new Map<number, Suggestion>();
   if (aIds.length === 0) return suggestions;
-  const { model } = keeper.current(db);
-  if (model.size === 0) return suggestions;
-  const predict = (line: LineFacts) => (model.size <= FRESH_SUGGESTIONS_UP_TO ? model.predict(line) : (model.predictStanding(line) ?? model.predict(line)));
+  const model = keeper.forReads();
+  if (!model || model.size === 0) return suggestions;
   const lines = db.all<LineFacts & { aId: number }>(sql`
     SELECT id AS aId, description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
   for (const line of lines) {
-    const prediction = predict(line);
+    const prediction = model.predictAsFitted(lineKey(line));
     if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence });
   }
   return suggestions;

@@ -163,7 +163,7 @@ describe("a stored pattern RE2 cannot read", () => {
       // A sync page: its new lines are decided by the rules that can read them.
       const page = { cursorBefore: "z", nextCursor: "z1", hasMore: false, accounts: [], modified: [], removed: [] };
       const added = ["COFFEE", "RENT", "COFFEE BEANS"].map((name, i) => ({ transaction_id: `n${i}`, account_id: "acc", amount: 5, date: "2026-11-21", name }));
-      expect(valueOf(ledger.applyFeedPage(1, { ...page, added })).decidedByRules).toBe(2);
+      expect(valueOf(await ledger.applyFeedPage(1, { ...page, added })).decidedByRules).toBe(2);
 
       const byRule = db.select({ ruleKey: decisions.ruleKey }).from(decisions).where(eq(decisions.engine, "rule")).all();
       expect(new Set(byRule.map((d) => d.ruleKey))).toEqual(new Set(["rent", "coffee"]));

@@ -56,7 +56,7 @@ const step = fc.oneof(
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
-function apply(instance: TenantLedger, connection: number, s: Step, n: number): void {
+async function apply(instance: TenantLedger, connection: number, s: Step, n: number): Promise<void> {
   const db = instance.db;
   if (s.kind === "page") {
     const cursor = currentCursor(db, connection);
@@ -69,7 +69,7 @@ function apply(instance: TenantLedger, connection: number, s: Step, n: number): 
       modified: s.modified,
       removed: s.removed.map((transaction_id) => ({ transaction_id })),
     };
-    if (s.decided) instance.applyFeedPage(connection, page);
+    if (s.decided) await instance.applyFeedPage(connection, page);
     else applyFeedPage(db, connection, page, AT);
   } else if (s.kind === "read on the floor") {
     booksSummary(db, FACES["a paid floor"]!);
@@ -175,10 +175,10 @@ describe("relation C as kept", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
         const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`relation-c-${tenant++}`));
-        await runInDurableObject(stub, (instance: TenantLedger) => {
+        await runInDurableObject(stub, async (instance: TenantLedger) => {
           const db = instance.db;
           const connection = connectBank(db, "sandbox", "", AT);
-          steps.forEach((s, n) => apply(instance, connection, s, n));
+          for (const [n, s] of steps.entries()) await apply(instance, connection, s, n);
           expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
           for (const [name, face] of Object.entries(FACES)) {
             const counted = countedSummary(db, face);
