@@ -74,8 +74,8 @@ export const runRules = defineEndpoint({
   summary: "Run the rulebook",
   description:
     "Runs every live rule over the lines nobody has decided and returns how many it decided. Idempotent: a second run " +
-    "decides 0. It decides in turns and other calls are answered meanwhile; a line judged, or a rule changed, while it " +
-    "runs is respected by the turns after. Takes no body (or an empty object).",
+    "decides 0. It decides in slices and other calls are answered meanwhile; a line judged, or a rule changed, while it " +
+    "runs is respected by the slices after. Takes no body (or an empty object).",
   credential: "write",
   success: { status: 200, description: "How many lines were decided.", schema: runRulesResponse },
   async handler({ ledger, face }) {

@@ -18,13 +18,13 @@ export interface UndecidedLine extends LineFacts {
 export interface UndecidedScope {
   /** Only lines appended after this one (a feed page's new lines). */
   newerThan?: number;
-  /** Only lines up to this one (with `newerThan`, a range of lines: a run-rules read in turns). */
+  /** Only lines up to this one (with `newerThan`, a range of lines: a run-rules read in slices). */
   upTo?: number;
   /** Only lines posted on or after this date (the face's floor). */
   postedFrom?: string | null;
   /** Only lines the tail has never been asked about. */
   unaskedByTail?: boolean;
-  /** Only these lines (those of a run-rules turn, asked again after another call wrote). */
+  /** Only these lines (those of a run-rules slice, asked again after another call wrote). */
   among?: number[];
   /** At most this many, the oldest first. */
   limit?: number;
