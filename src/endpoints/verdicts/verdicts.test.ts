@@ -6,7 +6,8 @@
  * isolation are in test/credentials.test.ts and test/isolation.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, outbox, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, outbox, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { filedVerdictResponse } from "../reports/schema";
 import { verdictHistoryResponse } from "./schema";
 
@@ -22,7 +23,7 @@ const CATEGORY_OF: Record<string, string> = { SALE: "Sales", INVENTORY: "Invento
 async function bookedTenant(options: Record<string, unknown> = {}): Promise<SandboxTenant> {
   const t = await createTenant(options);
   await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
-  await syncNow(t);
+  await landSandboxBank(t);
   for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"]]) {
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
   }
