@@ -31,7 +31,7 @@ async function bookedTenant(options: Record<string, unknown> = {}): Promise<Sand
   return t;
 }
 
-const report = async (t: SandboxTenant, asOf: string) => (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${asOf}`)).body;
+const report = async (t: SandboxTenant, asOf: string) => (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${asOf}&form=full`)).body;
 
 /**
  * The books' own report with two differences in the 7-day window: the oracle has SALE A at
