@@ -3,8 +3,8 @@
  * object calls, one folder per part (store/, feed/, rules/, model/, books/, reports/). May
  * import input/, the ground floor, the bank feed's types (providers/bank/types.ts) and its
  * migrations; never HTTP, D1 or the Worker (.dependency-cruiser.cjs: ledger-is-the-domain).
- * Imported by every other room: they reach the books through the object (env.ts, ledgerOf)
- * and `settle` (errors.ts).
+ * Imported by the faces and the services: they reach the books through the object
+ * (env.ts, ledgerOf) and `settle` (errors.ts).
  */
 /**
  * The tenant's Durable Object: one per tenant, holding its SQLite ledger. A thin RPC
