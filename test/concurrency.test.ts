@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { relationCDrift } from "./support/relation-c-drift";
 import { decisions, ruleRevisions } from "../src/ledger/store/schema";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
-import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
+import { landSandboxBank } from "./fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, session, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 const WRITERS = 50;
 const CATEGORIES = ["Meals", "Rent", "Supplies", "Fuel"];
@@ -23,7 +24,7 @@ beforeAll(async () => {
   t = await createTenant();
   const names = ["COFFEE", "RENT", "ACME SUPPLY", "FUEL STOP", "MYSTERY"];
   await deliver(t.tenant, { accounts: [CHECKING], added: Array.from({ length: 20 }, (_, i) => txn(`c${i}`, { name: `${names[i % names.length]} ${i}` })) });
-  await syncNow(t);
+  await landSandboxBank(t);
   lineIds = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows.map((r: { src_id: number }) => r.src_id);
   // Waiting at the bank, for the writers' sync_now calls to bring in while the others write.
   await deliver(t.tenant, { added: Array.from({ length: 10 }, (_, i) => txn(`late${i}`, { name: `COFFEE LATE ${i}` })) });

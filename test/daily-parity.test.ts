@@ -8,7 +8,8 @@ import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runTenantDay } from "../src/cron/daily";
 import { lastOracleRun } from "../src/index-db/oracle";
-import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, outbox, ro, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
+import { landSandboxBank } from "./fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, outbox, ro, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Saves a tenant's oracle through the /settings form, as a person would. */
 async function setOracle(t: SandboxTenant, url: string, secret = ""): Promise<Response> {
@@ -44,7 +45,7 @@ describe("the daily parity run", () => {
   beforeAll(async () => {
     good = await createTenant();
     await deliver(good.tenant, { accounts: [CHECKING], added: [txn("s", { name: "SALE", amount: -500, date: "2026-11-19" })] });
-    await syncNow(good);
+    await landSandboxBank(good);
     await api(rw(good), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } });
     await judge(good, (await api(rw(good), "/api/v1/transactions")).body.rows[0].src_id, "Sales");
     report = (await api(rw(good), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full")).body;
@@ -92,7 +93,7 @@ describe("the daily parity run", () => {
   it("files a mismatch naming its source, and tells the owner in the thread and by text", async () => {
     const drifting = await createTenant();
     await deliver(drifting.tenant, { accounts: [CHECKING], added: [txn("s", { name: "SALE", amount: -500, date: "2026-11-19" })] });
-    await syncNow(drifting);
+    await landSandboxBank(drifting);
     await api(rw(drifting), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } });
     await judge(drifting, (await api(rw(drifting), "/api/v1/transactions")).body.rows[0].src_id, "Sales");
     expect((await setOracle(drifting, "https://oracle.test/drift.json?key=k1")).status).toBe(200);

@@ -11,7 +11,8 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../src/limits/rate-limit";
 import worker from "../src/worker";
-import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, session, syncNow, txn } from "./fixtures/sandbox";
+import { landSandboxBank } from "./fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, session, txn } from "./fixtures/sandbox";
 
 const PERIOD_MS = RATE_LIMITS.credential.periodSeconds * 1000;
 const window = () => Math.floor(Date.now() / PERIOD_MS);
@@ -129,7 +130,7 @@ describe("the credential limit", () => {
   it("refuses a write past the limit before it is done: the line keeps the last category acknowledged", async () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("w1", { name: "HARDWARE STORE" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     let acknowledged = "";
     let refusal: Response | undefined;
     for (let i = 0; i < 3 * SMALL.credential && !refusal; i++) {

@@ -10,22 +10,8 @@ import { SELF } from "cloudflare:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  api,
-  BASE,
-  CHECKING,
-  createTenant,
-  deliver,
-  grantAuditor,
-  outbox,
-  rw,
-  session,
-  syncNow,
-  txn,
-  uniqueSlug,
-  VIEWER,
-  type SandboxTenant,
-} from "./fixtures/sandbox";
+import { landSandboxBank } from "./fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, outbox, rw, session, txn, uniqueSlug, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
 type Answer = { status: number; body: any; headers: Headers };
 
@@ -63,7 +49,7 @@ const post = (t: SandboxTenant, path: string, body: unknown) => api(rw(t), path,
 async function bookedTenant(lines = 3): Promise<SandboxTenant> {
   const t = await createTenant();
   await deliver(t.tenant, { accounts: [CHECKING], added: Array.from({ length: lines }, (_, i) => txn(`s${i}`, { name: `COFFEE SHOP ${i}`, amount: 4.5 + i })) });
-  await syncNow(t);
+  await landSandboxBank(t);
   return t;
 }
 
@@ -253,7 +239,7 @@ describe("bank and carrier text is not ours to refuse", () => {
       accounts: [{ ...CHECKING, name: "Checking\u0085Main" }],
       added: [txn("c1", { name: NAME, merchant_name: "ACME\u0000" }), txn("c2", { name: "LUNCH\ud800CAFE", merchant_name: "M\udc00" })],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     for (const path of ["/api/v1/transactions/A/1", "/api/v1/transactions?q=ACME", "/api/v1/accounts", "/api/v1/exceptions"]) {
       const answer = await SELF.fetch(`${BASE}${path}`, { headers: { authorization: `Bearer ${t.tokens.read_write}` } });
       const text = await answer.text();
@@ -390,7 +376,7 @@ describe("dates are calendar dates from 1900-01-01 to 9999-12-31", () => {
     expect((await api(undefined, "/sandbox/tenants", { method: "POST", body: { tenant, visible_from: "1900-01-01" } })).status).toBe(201);
     const bank = await api(undefined, `/sandbox/tenants/${t.tenant}/bank`, { method: "POST", body: { added: [txn("old", { date: "1899-12-31", authorized_date: "0000-01-01" })] } });
     expectRefused(bank, ["body.added.0.authorized_date", "body.added.0.date"], "date_out_of_range");
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/transactions")).body.total).toBe(3);
   });
 });
@@ -402,7 +388,7 @@ describe("amounts are whole cents in our own inputs", () => {
     const refused = await bank({ accounts: [CHECKING], added: [txn("ok", { amount: 12.5 }), txn("sub", { amount: 12.345 })], modified: [txn("ok", { amount: 0.1 + 0.2 })] });
     expectRefused(refused, ["body.added.1.amount", "body.modified.0.amount"], "sub_cent_amount");
     expect(refused.body.errors[0].message).toBe("12.345 holds a fraction of a cent; amounts are whole cents (at most two decimal places)");
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/transactions")).body.total).toBe(0);
     // Two decimal places however JSON wrote them: 12.50 is 12.5.
     const taken = await api(undefined, `/sandbox/tenants/${t.tenant}/bank`, {
@@ -410,7 +396,7 @@ describe("amounts are whole cents in our own inputs", () => {
       body: `{"accounts":[${JSON.stringify(CHECKING)}],"added":[{"transaction_id":"x","account_id":"acc_checking","amount":12.50,"date":"2026-11-20","name":"X"},{"transaction_id":"y","account_id":"acc_checking","amount":-3.07,"date":"2026-11-20","name":"Y"}]}`,
     });
     expect(taken.status).toBe(202);
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/transactions")).body.rows.map((r: any) => r.amount_cents).sort()).toEqual([-1250, 307]);
   });
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { addDays, addHours, booksDate } from "../src/clock";
-import { api, CHECKING, createTenant, deliver, rw, syncNow, txn } from "./fixtures/sandbox";
+import { landSandboxBank } from "./fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, txn } from "./fixtures/sandbox";
 
 const today = booksDate();
 const windowStart = booksDate(addHours(new Date(), -48));
@@ -23,7 +24,7 @@ describe("a free-tier tenant", () => {
         txn("pend", { date: today, amount: 7, name: "PENDING TODAY", pending: true }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
 
     const list = await api(rw(t), "/api/v1/transactions");
     const served = list.body.rows;
@@ -64,7 +65,7 @@ describe("a paid tenant with a sign-up floor", () => {
         txn("on", { date: "2026-11-01", amount: 20, name: "ON FLOOR" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     const visibility = await api(rw(t), "/api/v1/visibility");
     expect(visibility.body).toMatchObject({
       visible_from: "2026-11-01",

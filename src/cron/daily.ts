@@ -1,4 +1,13 @@
 /**
+ * src/cron/ (entry: this file): the daily run, started by the worker's `scheduled` and run
+ * tenant by tenant from the job queue: each tenant's parity verdict (daily-parity.ts), its
+ * tail batch, the bank tokens' re-encryption and the purges. May import the ledger
+ * (through its object), the index, auth/, banks/, messages/ (a mismatch's notice), the
+ * tail, the oracle adapter, jobs/job.ts and the oracle report's schema
+ * (endpoints/reports/schema.ts). Imported only by worker.ts and the job queue's consumer
+ * (.dependency-cruiser.cjs: runners-run-from-the-queue).
+ */
+/**
  * The daily run, fanned out through the queue so that no one invocation visits every
  * tenant (docs/scaling.md): the cron queues the fan-out's first page; each page queues one
  * `DailyJob` per tenant (FAN_OUT_PAGE of them), then the page after it; each tenant's

@@ -1,4 +1,9 @@
 /**
+ * src/docs/ (entry: this file): the pages that document the API, /docs and /docs/patterns.
+ * A face that imports nothing of the service (the OpenAPI document it shows is app.ts's);
+ * mounted by app.ts alone (.dependency-cruiser.cjs: faces-stand-apart).
+ */
+/**
  * `/docs`: a browsable API reference for /openapi.json (Swagger UI, served from this Worker:
  * the page fetches nothing from elsewhere), and `/docs/patterns`, the rule pattern syntax
  * the API reference points to (docs/patterns.md as it is). Public, like the document.

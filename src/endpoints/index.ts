@@ -1,4 +1,12 @@
 /**
+ * src/endpoints/ (entry: this file): the JSON API, one folder per resource (schema.ts,
+ * routes.ts, tests beside them), and what makes the routes, /openapi.json, /api/v1 and the
+ * tool face from this index (define.ts, describe.ts, document.ts). Handlers are thin:
+ * authenticate (auth/), call the tenant's ledger over RPC, shape the answer. May import
+ * every room below the faces. Imported by the other faces; a resource's schema.ts by
+ * anyone handling that data (.dependency-cruiser.cjs: faces-on-top).
+ */
+/**
  * The endpoint index: the single source of every endpoint. The routes, /openapi.json,
  * /api/v1 and the tool face are all generated from this list.
  */

@@ -1,4 +1,12 @@
 /**
+ * src/exports/ (entry: this file, export_books): the books leaving the service: a bundle of
+ * files, or a resync op pushed to a spreadsheet by the job queue (push-job.ts) with the
+ * destination's OAuth access (spreadsheet-access.ts). May import the ledger (through its
+ * object), the index (the destinations), auth/ (sealed tokens), the spreadsheet adapter,
+ * jobs/job.ts, env.ts and errors.ts. Imported by the endpoints, the pages and the job
+ * queue's consumer; never imports a face.
+ */
+/**
  * `export_books`: with a spreadsheet destination connected, append a resync op and queue
  * its push; otherwise open a bundle whose four files are downloaded later. The
  * destination list lives in D1: when it cannot be read, the bundle is still made and says

@@ -15,7 +15,8 @@ import { SANDBOX_REFRESH_TOKEN } from "../providers/spreadsheet/sandbox";
 import { spreadsheetReads } from "../../test/fixtures/export-files";
 import { FAKE_OAUTH_CLIENT, FAKE_TOKEN_URL, FakeOAuth } from "../../test/fixtures/fake-oauth";
 import { FakeSheets } from "../../test/fixtures/fake-sheets";
-import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, ro, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, ro, rw, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
 import { requestExport } from "./export-books";
 import { runPush } from "./push-job";
 import { missingForDestinations, SANDBOX_TOKEN_KEY, spreadsheetFetches } from "./spreadsheet-access";
@@ -32,7 +33,7 @@ async function bookedTenant(): Promise<SandboxTenant> {
       txn("c", { name: "HELD", amount: 9, date: "2026-11-04", pending: true }),
     ],
   });
-  await syncNow(t);
+  await landSandboxBank(t);
   const rows = (await api(rw(t), "/api/v1/transactions")).body.rows;
   await judge(t, rows.find((r: any) => r.description === "OFFICE DEPOT").src_id, "Supplies");
   return t;
@@ -88,7 +89,7 @@ describe("the push job", () => {
     const opId = await openOp(t, destination);
     // After the op: a new line and a new judgement are not pushed.
     await deliver(t.tenant, { added: [txn("d", { name: "AFTER THE OP", amount: 1, date: "2026-11-05" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
 
     await push(t, opId, 1);
     const rows = sheets.sheet("sheet-1");
@@ -117,7 +118,7 @@ describe("the push job", () => {
         txn("ctl", { name: "NUL\u0000 then\r\nCSI\u009b", amount: -3, date: "2026-11-03", account_id: "@acc" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     const rows = (await api(rw(t), "/api/v1/transactions")).body.rows;
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "-Fees", header: "expense" } })).status).toBe(200);
     await judge(t, rows.find((r: any) => r.description.startsWith("=HYPERLINK")).src_id, "-Fees");

@@ -1,4 +1,11 @@
 /**
+ * src/http/ (no single entry; app.ts mounts the guards here, the faces read bodies and query
+ * strings through the other files): the plumbing every request passes: body limits,
+ * response headers, JSON and form bodies, query strings, control characters in JSON
+ * answers. May import errors.ts, input/ and the ground floor only (.dependency-cruiser.cjs:
+ * http-is-plumbing). Imported by the faces and messages/ (the carrier's form).
+ */
+/**
  * Guards every answer carries: request bodies are bounded before anything parses them
  * (413), and responses say how browsers may treat them: only ever over HTTPS, never
  * framed, never sniffed, no referrer to other sites, nothing carrying books or

@@ -1,4 +1,11 @@
 /**
+ * src/index-db/ (entry: this file, the D1 schema): the cross-tenant index: tenants,
+ * credentials, sessions, grants, the cost meter, oracle sources, export destinations, bank
+ * links and the state of the sandbox's stand-ins. Imports nothing of the service but the
+ * ground floor (.dependency-cruiser.cjs: index-is-the-domain); imported by any room that
+ * needs the index.
+ */
+/**
  * D1: the cross-tenant indexes. Tenants and their credentials live here so that a
  * request can be authenticated before it is routed to the tenant's own object.
  */

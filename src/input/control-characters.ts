@@ -1,4 +1,11 @@
 /**
+ * src/input/ (no single entry; this file holds the text rules, numbers.ts and dates.ts the
+ * rest): how strictly a value is read: control characters and lone surrogates, integers,
+ * calendar dates, whole cents. Imports nothing of the service (.dependency-cruiser.cjs:
+ * input-stands-alone); imported by the ledger, the endpoints (the zod schemas in
+ * endpoints/shared.ts), the pages, the sandbox and http/.
+ */
+/**
  * What a person or a client may write into a text field: no control character (C0,
  * DEL, C1) but the whitespace a field is meant to hold, and no lone surrogate (half of a
  * UTF-16 pair, which no UTF-8 text can carry: storing it would silently replace it with

@@ -1,4 +1,10 @@
 /**
+ * src/jobs/ (entry: this file, what a job is): the job queue: each job's kind and fields,
+ * and the consumer (consumer.ts) that hands each to its runner: watcher/ (sync), cron/
+ * (daily), exports/ (push), messages/ (a notice). Any room may import this file to queue a
+ * job; only worker.ts imports the consumer (.dependency-cruiser.cjs: consumer-is-an-entry).
+ */
+/**
  * The jobs the job queue carries (the `JOB_QUEUE` binding): the Worker's background work.
  * Each is safe to run again: the queue delivers at least once, and a job that throws is
  * delivered again, at most JOB_MAX_DELIVERIES times in all.

@@ -1,4 +1,12 @@
 /**
+ * src/ledger/ (entry: this file, the Durable Object): the tenant's books, and the domain the
+ * object calls, one folder per part (store/, feed/, rules/, model/, books/, reports/). May
+ * import input/, the ground floor, the bank feed's types (providers/bank/types.ts) and its
+ * migrations; never HTTP, D1 or the Worker (.dependency-cruiser.cjs: ledger-is-the-domain).
+ * Imported by the faces and the services: they reach the books through the object
+ * (env.ts, ledgerOf) and `settle` (errors.ts).
+ */
+/**
  * The tenant's Durable Object: one per tenant, holding its SQLite ledger. A thin RPC
  * shell: each method calls one domain function on the store and answers an Outcome (the
  * value, or the ledger's refusal in its own words). The domain lives in the folders beside

@@ -1,4 +1,11 @@
 /**
+ * src/limits/ (no single entry; app.ts and the faces call this file, auth/ the attempt limits
+ * in attempts.ts): counting calls: the rate limits, the attempt limits (one AttemptLimiter
+ * object per key, attempt-limiter.ts) and the client's address. May import env.ts,
+ * errors.ts, auth/crypto.ts and the ground floor (.dependency-cruiser.cjs:
+ * limits-are-plumbing); imported by app.ts, the faces and auth/.
+ */
+/**
  * The general rate limits, through the platform's Rate Limiting bindings (miniflare
  * simulates them in wrangler dev and in the tests): requests per client address, counted
  * before anything else is done, and requests per credential, counted once the credential

@@ -9,7 +9,8 @@ import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../endpoints/index";
 import { toolEndpoints } from "./tools";
-import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, rw, syncNow, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, rw, txn, type SandboxTenant } from "../../test/fixtures/sandbox";
 
 async function connect(bearer?: string): Promise<Client> {
   const client = new Client({ name: "ledger-tests", version: "1.0.0" });
@@ -30,7 +31,7 @@ describe("the tool face", () => {
   beforeAll(async () => {
     t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("a", { name: "STRIPE PAYOUT", amount: -420, date: "2026-11-10" }), txn("b", { name: "AWS", amount: 31.5, date: "2026-11-11" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     owner = await connect(t.tokens.read_write);
     readOnly = await connect(t.tokens.read_only);
   });

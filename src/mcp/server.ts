@@ -1,4 +1,10 @@
 /**
+ * src/mcp/ (entry: this file): the tool face at /mcp, its tools generated from the endpoint
+ * index (tools.ts). A face over the endpoints: may import the endpoints' index, auth/ (the
+ * credential rules) and the limits; mounted by app.ts alone (.dependency-cruiser.cjs:
+ * faces-stand-apart).
+ */
+/**
  * The tool face: the Model Context Protocol over Streamable HTTP at `/mcp`, stateless (a
  * server and a transport per request, JSON answers, no session id). A tool call becomes
  * the endpoint's own HTTP request, carrying the MCP request's bearer token, and is

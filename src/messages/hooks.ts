@@ -1,3 +1,12 @@
+/**
+ * src/messages/ (no single entry; app.ts mounts this file, the pages and the job queue call
+ * sms.ts and notices.ts): the tenant's texts: in (the carrier's signed webhook, here;
+ * which tenant a shared phone's text is for, routing.ts) and out (released drafts, sms.ts;
+ * notices texted from the job queue, notices.ts). May import the ledger (through its
+ * object: the thread lives there), auth/ (the tenant record), the index, the SMS adapter,
+ * http/ (the form body), jobs/job.ts, env.ts and errors.ts. Imported by the faces, cron/ and
+ * the job queue's consumer; never imports a face.
+ */
 /** The SMS carrier's inbound webhook, `POST /hooks/sms` (form-encoded, signed by the carrier). */
 import { Hono } from "hono";
 import type { Env } from "../env";

@@ -1,4 +1,11 @@
 /**
+ * src/pages/ (entry: this file; the workspace at /app has its own, app/routes.tsx): the
+ * browser's pages (hono/jsx): sign-in, sign-up and the owner's account pages, /settings
+ * with its tokens, oracle, destinations and banks, and the workspace. A face: may import
+ * every room below the faces and the endpoints' shared schemas; imported by app.ts and the
+ * sandbox (which reuses the pages' frame) (.dependency-cruiser.cjs: faces-on-top).
+ */
+/**
  * The browser pages: /signin (password -> svc_session), /signout, and /settings, where a
  * signed-in tenant lists, mints and revokes its personal access tokens, sets its parity
  * oracle and connects its spreadsheet destinations.

@@ -1,3 +1,12 @@
+/**
+ * src/providers/ (no single entry; each party's folder has an index.ts that picks the real
+ * adapter or the sandbox's stand-in, and this file holds what they share): outside parties
+ * behind adapters, one folder each (bank/, email/, model/, oracle/, sms/, spreadsheet/),
+ * each with its real HTTP client. May import env.ts, the index (where the stand-ins keep
+ * their state), auth/crypto.ts and auth/tenants.ts, input/ and the ground floor; never the
+ * ledger, a job or a face (.dependency-cruiser.cjs: providers-are-adapters). Imported by
+ * whoever talks to that party; the ledger reads the bank feed's types.
+ */
 /** Small helpers the outside-party adapters share. */
 
 /** `path` under a base address, keeping any path the base has (`https://host/v1`). */

@@ -1,4 +1,10 @@
 /**
+ * src/sandbox/ (entry: this file; link-pages.tsx is the stand-in of the aggregator's link
+ * page): the sandbox surface. A face over the real path: may import any room below the
+ * faces and the pages' frame; mounted by app.ts alone (.dependency-cruiser.cjs:
+ * faces-stand-apart).
+ */
+/**
  * The sandbox surface (sandbox.md): stands in for the bank, the SMS carrier and the
  * person at the browser on a local or test deployment. 404 unless SANDBOX = "on".
  * Everything behind it is the real path: sign-up, sessions, tokens, queue, watcher.

@@ -1,4 +1,10 @@
 /**
+ * src/tail/ (entry: this file): asking the tail, the external model, about the lines nothing
+ * else decided, metered. May import the ledger (through its object), the index (the meter),
+ * the chat-completions adapter, env.ts and errors.ts. Imported only by watcher/ (after a
+ * sync) and cron/ (the daily batch) (.dependency-cruiser.cjs: tail-after-the-books).
+ */
+/**
  * The tail: lines that neither the rules nor the local model decided go to an external
  * chat-completions model, batched, metered against the tenant's monthly cap.
  *

@@ -1,4 +1,11 @@
 /**
+ * src/watcher/ (entry: this file): the sync request's job: the banks' pages into the ledger,
+ * paced (pacing.ts), then the tail. May import the ledger (through its object, and the
+ * feed's types), banks/ (the access tokens), the bank adapters, the index (the meter), the
+ * tail, jobs/job.ts, env.ts and errors.ts. Imported only by the job queue's consumer
+ * (.dependency-cruiser.cjs: runners-run-from-the-queue).
+ */
+/**
  * The sync watcher: the queue's job for a sync request (../jobs/consumer routes each
  * message). It pulls every page of every connected bank's feed and hands each to the
  * tenant's ledger, which applies it atomically with its cursor. Delivery is at-least-once,

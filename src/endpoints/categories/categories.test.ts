@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app";
 import { addDays, booksDate } from "../../clock";
 import { recordHumanJudgement } from "../../ledger/books/judgements";
-import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const newCategory = (t: SandboxTenant, name: string, header: string, credential = rw(t)) =>
   api(credential, "/api/v1/new-category", { method: "POST", body: { name, header } });
@@ -250,7 +251,7 @@ describe("list_categories", () => {
         txn("queue", { date: "2026-10-10", amount: 999, name: "NOT YET DECIDED" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     await judgeByDescription(t, "CLIENT PAYMENT", "Sales");
     await judgeByDescription(t, "PENS", "Office Supplies");
     await judgeByDescription(t, "PAPER", "Office Supplies");
@@ -268,13 +269,13 @@ describe("list_categories", () => {
     await judgeByDescription(t, "NOT YET DECIDED", "uncategorized");
     // A second arrival of the sale is archived (side B): it counts nowhere.
     await deliver(t.tenant, { added: [txn("sale", { date: "2026-10-01", amount: -1000, name: "CLIENT PAYMENT" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     // A taxonomy entry no line carries is not listed.
     await newCategory(t, "Unused", "expense");
 
     other = await createTenant();
     await deliver(other.tenant, { accounts: [CHECKING], added: [txn("theirs", { date: "2026-10-01", amount: 5000, name: "OTHER TENANT LINE" })] });
-    await syncNow(other);
+    await landSandboxBank(other);
     await judgeByDescription(other, "OTHER TENANT LINE", "Other Tenant Secret");
     await newCategory(other, "Other Tenant Taxonomy", "expense");
   });
@@ -320,7 +321,7 @@ describe("list_categories", () => {
         txn("old", { date: addDays(today, -10), amount: 500, name: "OLD LINE" }),
       ],
     });
-    await syncNow(free);
+    await landSandboxBank(free);
     await judgeByDescription(free, "FRESH LINE", "Supplies");
     // The old line is before the free tier's window: find and judge it through the ledger directly.
     const vault = { tier: "paid" as const, visibleFrom: null, windowHours: null, effectiveFrom: null, today };

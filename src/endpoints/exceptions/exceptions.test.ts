@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, ro, rw, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, ro, rw, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 describe("list_exceptions and adjudicate", () => {
   let t: SandboxTenant;
@@ -15,9 +16,9 @@ describe("list_exceptions and adjudicate", () => {
         txn("u4", { name: "Known coffee" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     await deliver(t.tenant, { removed: [{ transaction_id: "u3" }] });
-    await syncNow(t);
+    await landSandboxBank(t);
     await api(rw(t), "/api/v1/create-rule", { method: "POST", body: { rule_key: "coffee", match_kind: "description_regex", match_value: "coffee", category: "Meals" } });
     const rows = (await api(rw(t), "/api/v1/transactions")).body.rows;
     byName = Object.fromEntries(rows.map((r: any) => [r.description, r]));
@@ -48,7 +49,7 @@ describe("list_exceptions and adjudicate", () => {
     expect(rules.find((r: any) => r.rule_key === "coffee").born_from_a_id).toBeNull();
 
     await deliver(t.tenant, { added: [txn("u5", { name: "ACME SUPPLY 0077" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const next = (await api(rw(t), "/api/v1/transactions?q=0077")).body.rows[0];
     expect(next.category).toBe("Supplies");
   });
@@ -91,7 +92,7 @@ describe("list_exceptions over a long queue", () => {
     // No rules yet: the whole first pull waits in the queue.
     const added = Array.from({ length: 130 }, (_, i) => txn(`q${i}`, { name: `UNKNOWN VENDOR ${i}`, date: `2026-10-${String(1 + (i % 30)).padStart(2, "0")}` }));
     await deliver(t.tenant, { accounts: [CHECKING], added });
-    await syncNow(t);
+    await landSandboxBank(t);
   });
 
   it("pages it 100 at a time by default, newest first, with the whole queue's count", async () => {
@@ -128,7 +129,7 @@ describe("list_exceptions over a long queue", () => {
     const floored = await createTenant({ visible_from: "2026-10-21" });
     const added = Array.from({ length: 30 }, (_, i) => txn(`f${i}`, { name: `UNKNOWN VENDOR ${i}`, date: `2026-10-${String(1 + i).padStart(2, "0")}` }));
     await deliver(floored.tenant, { accounts: [CHECKING], added });
-    await syncNow(floored);
+    await landSandboxBank(floored);
     const answer = (await api(ro(floored), "/api/v1/exceptions")).body;
     expect(answer.total).toBe(10);
     expect(answer.exceptions.map((e: any) => e.posted_on).every((d: string) => d >= "2026-10-21")).toBe(true);

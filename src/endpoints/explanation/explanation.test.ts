@@ -6,7 +6,8 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { createApp } from "../../app";
 import { createCategory } from "../../ledger/books/categories";
 import type { TenantLedger } from "../../ledger/tenant-ledger";
@@ -44,7 +45,7 @@ describe("explain_transaction", () => {
         txn("r1", { name: "RENT NOVEMBER", amount: 1500 }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     await idsByDescription();
 
     const ledger = ledgerOf(t);
@@ -65,13 +66,13 @@ describe("explain_transaction", () => {
     await deliver(t.tenant, {
       added: [txn("c1", { name: "CAFE", amount: 21, pending_transaction_id: "p1" }), txn("r1", { name: "RENT NOVEMBER", amount: 1500 })],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     const rows = await idsByDescription();
     twin = rows.find((r: any) => r.side === "B");
 
     other = await createTenant();
     await deliver(other.tenant, { accounts: [CHECKING], added: [txn("z", { name: "OTHER TENANT SECRET" })] });
-    await syncNow(other);
+    await landSandboxBank(other);
   });
 
   it("an undecided line: engine none, no citations, no sentence, and the gap as the defect", async () => {
@@ -166,7 +167,7 @@ describe("explain_transaction", () => {
   it("answers 404 for a line before the face's visibility floor", async () => {
     const floored = await createTenant({ visible_from: "2026-11-01" });
     await deliver(floored.tenant, { accounts: [CHECKING], added: [txn("old", { date: "2026-10-01" }), txn("new", { date: "2026-11-02" })] });
-    await syncNow(floored);
+    await landSandboxBank(floored);
     const [served] = (await api(rw(floored), "/api/v1/transactions")).body.rows;
     expect((await why(floored, "A", served.src_id)).status).toBe(200);
     const hidden = served.src_id === 1 ? 2 : 1;
@@ -205,7 +206,7 @@ describe("explain_transaction for rule decisions", () => {
   it("cites the rule and the revision that decided each line, until a human decides", async () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("r1", { name: "FUEL STOP 12" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const rule = { rule_key: "fuel", match_kind: "description_regex", match_value: "^fuel", category: "Vehicle" };
     expect((await api(rw(t), "/api/v1/create-rule", { method: "POST", body: rule })).body.decided).toBe(1);
     const first = (await api(rw(t), "/api/v1/transactions?q=STOP%2012")).body.rows[0];
@@ -220,7 +221,7 @@ describe("explain_transaction for rule decisions", () => {
     // A second revision decides the lines that arrive after it; the first line keeps citing revision 1.
     await api(rw(t), "/api/v1/create-rule", { method: "POST", body: { ...rule, category: "Fuel" } });
     await deliver(t.tenant, { added: [txn("r2", { name: "FUEL STOP 99" }), txn("r1", { name: "FUEL STOP 12" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const second = (await api(rw(t), "/api/v1/transactions?q=STOP%2099")).body.rows[0];
     expect((await why(t, "A", second.src_id)).body.citations).toEqual([{ kind: "rule", rule_key: "fuel", revision: 2, category: "Fuel" }]);
     expect((await why(t, "A", first.src_id)).body.citations[0].revision).toBe(1);

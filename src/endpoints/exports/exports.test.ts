@@ -5,7 +5,8 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cents, csvRecords, formulasSplitOnSemicolons, parseCsv, parseIif, spreadsheetReads } from "../../../test/fixtures/export-files";
-import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, judge, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const CARD = { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" };
 
@@ -28,10 +29,10 @@ async function download(t: SandboxTenant, url: string, credential = ro(t)) {
 async function bookedTenant(): Promise<SandboxTenant> {
   const t = await createTenant();
   await deliver(t.tenant, { accounts: [CHECKING, CARD], added: LINES });
-  await syncNow(t);
+  await landSandboxBank(t);
   // A duplicate arrival (archived B twin) and a retraction: neither is in the books.
   await deliver(t.tenant, { added: [LINES[0]], removed: [{ transaction_id: "gone" }] });
-  await syncNow(t);
+  await landSandboxBank(t);
   for (const [name, header] of [["Sales", "income"], ["Rent", "expense"], ["Meals", "expense"]]) {
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
   }
@@ -145,7 +146,7 @@ describe("export_books without a destination", () => {
     const rows = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
     await judge(t, rows.find((r: any) => r.description === "LANDLORD RENT").src_id, "Meals");
     await deliver(t.tenant, { added: [txn("late", { name: "LATE SALE", amount: -10, date: "2026-11-02" })], removed: [{ transaction_id: "mystery" }] });
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Refunds", header: "income" } })).status).toBe(200);
 
     for (const [file, url] of Object.entries<string>(receipt.urls)) expect((await download(t, url)).text, file).toBe(files[file]!.text);
@@ -196,7 +197,7 @@ describe("export_books with bank text a spreadsheet would run, or that carries c
   beforeAll(async () => {
     t = await createTenant();
     await deliver(t.tenant, { accounts: [ACCOUNT], added: HOSTILE });
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "+Fees", header: "expense" } })).status).toBe(200);
     const rows = (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
     await judge(t, rows.find((r: any) => r.description === "+1+2").src_id, "+Fees");

@@ -7,22 +7,8 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkRule, resolveCaller } from "../../auth/caller";
 import { confirmGrant, GRANT_MAX_ATTEMPTS } from "../../auth/grants";
-import {
-  api,
-  BASE,
-  CHECKING,
-  createTenant,
-  deliver,
-  grantAuditor,
-  judge,
-  outbox,
-  rw,
-  session,
-  syncNow,
-  txn,
-  VIEWER,
-  type SandboxTenant,
-} from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, BASE, CHECKING, createTenant, deliver, grantAuditor, judge, outbox, rw, session, txn, VIEWER, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { auditorViewResponse } from "./schema";
 
 const offer = (t: SandboxTenant, viewer = VIEWER) => api(session(t), "/api/v1/auditor/grants", { method: "POST", body: viewer });
@@ -48,7 +34,7 @@ describe("the grant flow", () => {
         txn("held", { name: "PENDING", amount: 10, date: "2026-11-04", pending: true }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Owner draw", header: "draw" } })).status).toBe(200);
     const rows = (await api(rw(t), "/api/v1/transactions")).body.rows;
     for (const d of ["ATM OWNER CASH", "FAMILY DINNER"]) await judge(t, rows.find((r: any) => r.description === d).src_id, "Owner draw");

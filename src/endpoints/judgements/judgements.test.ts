@@ -2,7 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { labels } from "../../ledger/store/schema";
-import { api, CHECKING, createTenant, deliver, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 async function rowsOf(t: SandboxTenant): Promise<any[]> {
   return (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows;
@@ -15,9 +16,9 @@ describe("categorize", () => {
   beforeAll(async () => {
     t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("k1", { name: "Lunch" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     await deliver(t.tenant, { added: [txn("k1", { name: "Lunch" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const rows = await rowsOf(t);
     line = rows.find((r) => r.side === "A");
     twin = rows.find((r) => r.side === "B");
@@ -62,10 +63,10 @@ describe("categorize", () => {
   it("follows a pending line to the line that posts it", async () => {
     const p = await createTenant();
     await deliver(p.tenant, { accounts: [CHECKING], added: [txn("pp", { name: "Hotel hold", pending: true })] });
-    await syncNow(p);
+    await landSandboxBank(p);
     const pending = (await rowsOf(p))[0];
     await deliver(p.tenant, { added: [txn("pp-posted", { name: "Hotel", pending_transaction_id: "pp" })] });
-    await syncNow(p);
+    await landSandboxBank(p);
     // Judged after it was superseded: the judgement follows it to its successor.
     await api(rw(p), "/api/v1/categorize", { method: "POST", body: { side: "A", src_id: pending.src_id, category: "Travel" } });
     const posted = (await rowsOf(p)).find((r) => r.description === "Hotel");
@@ -79,9 +80,9 @@ describe("label_transaction", () => {
   beforeAll(async () => {
     t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("l1", { name: "Blue Bottle" }), txn("l2", { name: "Dup" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     await deliver(t.tenant, { added: [txn("l2", { name: "Dup" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     line = (await rowsOf(t)).find((r) => r.description === "Blue Bottle");
     await api(rw(t), "/api/v1/create-rule", { method: "POST", body: { rule_key: "bb", match_kind: "description_exact", match_value: "blue bottle", category: "Office" } });
   });

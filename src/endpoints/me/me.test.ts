@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, session, txn } from "../../../test/fixtures/sandbox";
 
 describe("get_me", () => {
   it("answers zeros for a tenant with no lines yet", async () => {
@@ -25,7 +26,7 @@ describe("get_me", () => {
   it("counts a tenant's own lines only", async () => {
     const t = await createTenant();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("m1", { amount: -5 }), txn("m2", { amount: 1, pending: true })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const other = await createTenant();
     expect((await api(rw(t), "/api/v1/me")).body).toMatchObject({ lines: 2, booked: 1, pending: 1, total_cents: 500 });
     expect((await api(rw(other), "/api/v1/me")).body).toMatchObject({ lines: 0, vault_rows: 0 });

@@ -5,7 +5,8 @@
  * hold (the unknown-label line), and a sale in euros (left out, counted, flagged).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, judge, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, judge, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { pnlReportSchema, pnlTransactionsResponse } from "./schema";
 
 // Aggregator sign: positive = money out.
@@ -42,7 +43,7 @@ const CATEGORY_OF: Record<string, string> = {
 async function bookedTenant(options: Record<string, unknown> = {}): Promise<SandboxTenant> {
   const t = await createTenant(options);
   await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
-  await syncNow(t);
+  await landSandboxBank(t);
   for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"], ["Owner draw", "draw"], ["Transfers", "transfer"]]) {
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
   }
@@ -197,7 +198,7 @@ describe("get_pnl_rolling", () => {
     const odd = await createTenant();
     const descriptions = ['CAF\u00c9 "LE BON" \\ 50% #1', "\u30ab\u30d5\u30a7 \u{1f600} TAB\tEND", '{"period":"current"}'];
     await deliver(odd.tenant, { accounts: [CHECKING], added: descriptions.map((name, i) => txn(`odd${i}`, { name, amount: -10, date: "2026-11-19" })) });
-    await syncNow(odd);
+    await landSandboxBank(odd);
     expect((await api(rw(odd), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } })).status).toBe(200);
     for (const row of (await api(rw(odd), "/api/v1/transactions")).body.rows) await judge(odd, row.src_id, "Sales");
     const answer = await api(ro(odd), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full");

@@ -8,7 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { patternCase, textsFor } from "../../../test/fixtures/patterns";
-import { api, CHECKING, createTenant, deliver, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { matchedPart } from "../../ledger/rules/pattern";
 import { expectRefusal, re2Of, rule, undecided, type Line } from "../../../test/fixtures/rule-patterns";
 
@@ -22,7 +23,7 @@ async function booksOfGeneratedLines(count: number): Promise<SandboxTenant> {
     .filter((name) => name.trim() !== "" && !/[\x00-\x1f\x7f-\x9f]/.test(name))
     .slice(0, count);
   await deliver(t.tenant, { accounts: [CHECKING], added: names.map((name, i) => txn(`g${i}`, { name })) });
-  await syncNow(t);
+  await landSandboxBank(t);
   return t;
 }
 

@@ -9,7 +9,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { patternCase } from "../../../test/fixtures/patterns";
-import { api, CHECKING, createTenant, deliver, rw, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { expectRefusal, re2Of, rule, undecided } from "../../../test/fixtures/rule-patterns";
 
 describe("the issue's patterns", () => {
@@ -28,7 +29,7 @@ describe("the issue's patterns", () => {
         txn("u1", { name: "NOTHING MATCHES THIS LINE" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
   });
 
   it("accepts the ordinary bookkeeping patterns the proof refused, and decides their lines", async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, ro, rw, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, ro, rw, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 const rule = (rule_key: string, fields: Record<string, unknown> = {}) => ({
   rule_key,
@@ -17,7 +18,7 @@ async function categoriesByDescription(t: SandboxTenant): Promise<Record<string,
 async function withLines(...lines: ReturnType<typeof txn>[]): Promise<SandboxTenant> {
   const t = await createTenant();
   await deliver(t.tenant, { accounts: [CHECKING], added: lines });
-  await syncNow(t);
+  await landSandboxBank(t);
   return t;
 }
 
@@ -115,7 +116,7 @@ describe("priority, listing and move_rule_to_end", () => {
 
   it("decides by the lowest priority, ties by key", async () => {
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("p1", { name: "Coffee shop" }), txn("p2", { name: "Print shop" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     // New lines from the feed are decided as they arrive.
     expect(await categoriesByDescription(t)).toEqual({ "Coffee shop": "Meals", "Print shop": "Office" });
   });
@@ -136,7 +137,7 @@ describe("priority, listing and move_rule_to_end", () => {
     expect(retired.body.rule).toMatchObject({ rule_key: "coffee", retired: true, revision: 2 });
     expect((await api(rw(t), "/api/v1/retire-rule", { method: "POST", body: { rule_key: "coffee" } })).body.rule.revision).toBe(2);
     await deliver(t.tenant, { added: [txn("p3", { name: "Coffee beans" })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     const categories = await categoriesByDescription(t);
     expect(categories).toMatchObject({ "Coffee shop": "Meals", "Coffee beans": "uncategorised" });
     expect((await api(ro(t), "/api/v1/rules")).body.rules.find((r: any) => r.rule_key === "coffee").retired).toBe(true);

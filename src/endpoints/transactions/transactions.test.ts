@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 
 describe("list_transactions and get_transaction", () => {
   let t: SandboxTenant;
@@ -17,10 +18,10 @@ describe("list_transactions and get_transaction", () => {
         txn("e", { date: "2026-11-03", amount: 7.25, name: "Parking" }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     other = await createTenant();
     await deliver(other.tenant, { accounts: [CHECKING], added: [txn("z", { name: "OTHER TENANT SECRET" })] });
-    await syncNow(other);
+    await landSandboxBank(other);
   });
 
   it("lists newest first with page, per_page, total and total_cents", async () => {

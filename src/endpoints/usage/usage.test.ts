@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays, booksDate } from "../../clock";
-import { api, CHECKING, createTenant, deliver, rw, syncNow, txn } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, txn } from "../../../test/fixtures/sandbox";
 
 const today = booksDate();
 
@@ -16,7 +17,7 @@ describe("get_usage", () => {
         txn("pending-in", { date: today, amount: -5000, pending: true }),
       ],
     });
-    await syncNow(t);
+    await landSandboxBank(t);
     const usage = await api(rw(t), "/api/v1/usage");
     expect(usage.status).toBe(200);
     expect(usage.body).toEqual({

@@ -6,7 +6,8 @@
  * isolation are in test/credentials.test.ts and test/isolation.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, outbox, ro, rw, session, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, outbox, ro, rw, session, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { filedVerdictResponse, oracleReportSchema } from "../reports/schema";
 import { verdictHistoryResponse } from "./schema";
 
@@ -22,7 +23,7 @@ const CATEGORY_OF: Record<string, string> = { SALE: "Sales", INVENTORY: "Invento
 async function bookedTenant(options: Record<string, unknown> = {}): Promise<SandboxTenant> {
   const t = await createTenant(options);
   await deliver(t.tenant, { accounts: [CHECKING], added: LINES });
-  await syncNow(t);
+  await landSandboxBank(t);
   for (const [name, header] of [["Sales", "income"], ["Inventory", "cogs"], ["Software", "expense"]]) {
     expect((await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name, header } })).status).toBe(200);
   }
@@ -30,7 +31,7 @@ async function bookedTenant(options: Record<string, unknown> = {}): Promise<Sand
   return t;
 }
 
-const report = async (t: SandboxTenant, asOf: string) => (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${asOf}`)).body;
+const report = async (t: SandboxTenant, asOf: string) => (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${asOf}&form=full`)).body;
 
 /**
  * The books' own report with two differences in the 7-day window: the oracle has SALE A at

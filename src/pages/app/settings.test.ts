@@ -14,7 +14,7 @@ import { bakery, page, textOf } from "../../../test/fixtures/workspace";
 describe("the settings page", () => {
   let t: SandboxTenant;
   beforeAll(async () => {
-    t = await bakery({ lines: 3 });
+    t = await bakery({ lines: 3, syncedThroughQueue: true });
   });
 
   it("gathers the banks, their sync runs, the meter, tokens, grants and destinations, at /app/settings and /settings alike", async () => {

@@ -4,7 +4,8 @@
  * has its category), deciding a line from its page, and the security of it all.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTenant, deliver, rw, syncNow, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, createTenant, deliver, rw, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { bakery, page, textOf } from "../../../test/fixtures/workspace";
 
 const rowsOf = (html: string) => [...html.matchAll(/<a href="\/app\/transactions\/(A|B)\/(\d+)" data-row-focus="true">/g)].map((m) => `${m[1]}:${m[2]}`);
@@ -82,10 +83,10 @@ describe("a line's page", () => {
   beforeAll(async () => {
     t = await createTenant();
     await deliver(t.tenant, { added: [txn("t1", { name: "SQ *BLUE BOTTLE 1", amount: 4.5 }), txn("t2", { name: "GITHUB INC", amount: 21 })] });
-    await syncNow(t);
+    await landSandboxBank(t);
     // The bank delivers t1 again (a twin) and modifies t2 (a successor supersedes it).
     await deliver(t.tenant, { added: [txn("t1", { name: "SQ *BLUE BOTTLE 1", amount: 4.5 })], modified: [txn("t2", { name: "GITHUB INC", amount: 22 })] });
-    await syncNow(t);
+    await landSandboxBank(t);
   });
 
   it("shows the line, why it waits, its lineage and the bank's record", async () => {
