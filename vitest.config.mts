@@ -36,8 +36,9 @@ export default defineConfig(async () => {
           // The service delivers sync requests at once (wrangler.toml). Tests that deliver a
           // request themselves, to prove a second delivery finds it over, need the real queue's
           // own delivery to come after theirs: here the queue waits a second, as it once did.
-          // The other two settings restate wrangler.toml's consumer (keep them in step).
-          queueConsumers: { "ledger-jobs": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 } },
+          // The other settings restate wrangler.toml's consumer (keep them in step); the
+          // dead-letter queue's consumer is wrangler.toml's own.
+          queueConsumers: { "ledger-jobs": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "ledger-jobs-dead" } },
         },
       }),
     ],

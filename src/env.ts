@@ -17,6 +17,8 @@ declare global {
       TRUST_CF_CONNECTING_IP: string;
       /** The job queue: sync requests, export pushes and the daily run's parts (one queue, one consumer). */
       JOB_QUEUE: Queue<import("./jobs/job").Job>;
+      /** The name of the job queue's dead-letter queue (its consumer's `dead_letter_queue`): batches from it are jobs given up (src/jobs/dead-letters.ts). */
+      JOB_DEAD_LETTER_QUEUE: string;
       /** `on` serves /sandbox/* and lets sandbox tenants use the sandbox bank. */
       SANDBOX: string;
       SANDBOX_BANK_PAGE_SIZE: string;

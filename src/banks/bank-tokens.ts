@@ -6,7 +6,7 @@
  * `v1.<key id>.<iv>.<ciphertext>` (base64url), so keys can rotate: `BANK_TOKEN_KEY` lists
  * `<key id>:<base64 of 32 bytes>` entries separated by commas, the first encrypts and any
  * listed decrypts; the daily run re-encrypts every live token under the first
- * (`rewrapBankTokens`), after which an old key can be dropped (README, "Deploying").
+ * (`rewrapBankTokens`), after which an old key can be dropped (docs/deploy.md, "Rotating keys").
  */
 import { ledgerOf, sandboxOn, type Env } from "../env";
 import { valueOf } from "../ledger/outcome";

@@ -1,6 +1,7 @@
 /**
  * The job queue's consumer: each job goes to its runner by kind. A job that throws is
  * delivered again (at most JOB_MAX_DELIVERIES times in all); each job is safe to repeat.
+ * A job whose every delivery failed goes to the dead-letter queue (./dead-letters).
  */
 import { fanOutDaily, runTenantDay } from "../cron/daily";
 import type { Env } from "../env";

@@ -124,7 +124,7 @@ export function claimRelease(db: LedgerDb, messageId: number, actor: string, at:
   });
 }
 
-export function recordSendOutcome(db: LedgerDb, messageId: number, outcome: { sid: string } | { error: string }, actor: string, at: string): void {
+export function recordSendOutcome(db: LedgerHandle, messageId: number, outcome: { sid: string } | { error: string }, actor: string, at: string): void {
   db.insert(messageEvents)
     .values({
       messageId,

@@ -31,6 +31,7 @@ import type { Face } from "./face";
 import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
 import * as sync from "./feed/sync-requests";
+import * as givenUp from "./given-up-jobs";
 import * as messages from "./messages";
 import { duhBandFloor } from "./model/local-model";
 import { ModelKeeper } from "./model/model-keeper";
@@ -338,6 +339,10 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   claimRelease(messageId: number, actor: string) {
     return messages.claimRelease(this.db, messageId, actor, now());
+  }
+  /** A job the job queue gave up on (its dead-letter queue's consumer): recorded once, with the owner's notice. */
+  recordGivenUpJob(job: givenUp.GivenUpJob, deliveries: number): Outcome<givenUp.GivenUpOutcome> {
+    return ok(givenUp.recordGivenUpJob(this.db, job, deliveries, now()));
   }
   noticeToText(messageId: number): Outcome<{ body: string } | null> {
     return ok(messages.noticeToText(this.db, messageId));

@@ -34,7 +34,7 @@ export interface PageOutcome extends FeedCounts {
 export const NO_CHANGES: FeedCounts = { added: 0, modified: 0, removed: 0, duplicates: 0 };
 
 /** The cursor to ask the provider with next: the end of the last applied page. */
-export function currentCursor(db: LedgerDb, connectionId: number): string {
+export function currentCursor(db: LedgerHandle, connectionId: number): string {
   const last = db
     .select({ cursor: feedPages.cursorAfter })
     .from(feedPages)

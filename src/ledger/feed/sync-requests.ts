@@ -5,7 +5,7 @@
  * message can never wedge a tenant.
  */
 import { desc, eq } from "drizzle-orm";
-import type { LedgerDb } from "../store/db";
+import type { LedgerDb, LedgerHandle } from "../store/db";
 import { countLiveConnections, liveConnectionSecrets } from "./connections";
 import { currentCursor, type FeedCounts } from "./feed-pages";
 import { bankConnections, syncRequests, syncRuns } from "../store/schema";
@@ -69,7 +69,7 @@ export interface SyncPlan {
 }
 
 /** What the watcher needs to run a request, or null when the request is already over. */
-export function planSyncRun(db: LedgerDb, requestId: number): SyncPlan | null {
+export function planSyncRun(db: LedgerHandle, requestId: number): SyncPlan | null {
   const request = db.select().from(syncRequests).where(eq(syncRequests.id, requestId)).get();
   if (!request) return null;
   const runs = db.select({ final: syncRuns.final }).from(syncRuns).where(eq(syncRuns.requestId, requestId)).all();
@@ -97,7 +97,7 @@ export interface SyncRunRecord extends FeedCounts {
   error: string | null;
 }
 
-export function recordSyncRun(db: LedgerDb, run: SyncRunRecord): number {
+export function recordSyncRun(db: LedgerHandle, run: SyncRunRecord): number {
   return db.insert(syncRuns).values(run).returning({ id: syncRuns.id }).get().id;
 }
 

@@ -4,7 +4,7 @@
  * pushed again, and every attempt is appended, never edited.
  */
 import { asc, eq } from "drizzle-orm";
-import type { LedgerDb, LedgerHandle } from "../../store/db";
+import type { LedgerHandle } from "../../store/db";
 import { exportPushes } from "../../store/schema";
 import { ok, type Outcome } from "../../outcome";
 import { findExport, noSuchExport, type ExportRecord } from "./snapshot";
@@ -30,7 +30,7 @@ export function planPush(db: LedgerHandle, exportId: number): { op: ExportRecord
   return { op, attempt: attempts.length + 1 };
 }
 
-export function recordPush(db: LedgerDb, push: Omit<PushRecord, "id">): void {
+export function recordPush(db: LedgerHandle, push: Omit<PushRecord, "id">): void {
   db.insert(exportPushes).values(push).run();
 }
 
