@@ -20,7 +20,8 @@ describe("the reports page", () => {
         { rule_key: "flour", match_kind: "description_regex", match_value: "FLOUR", category: "Ingredients" },
       ],
     });
-    report = (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${AS_OF}`)).body;
+    // The whole report (form=full): the tests read the transactions behind its lines.
+    report = (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${AS_OF}&form=full`)).body;
   });
 
   it("shows both windows' sections as the API reports them, with a chart", async () => {
