@@ -58,7 +58,7 @@ beforeAll(async () => {
   const connectionId = await linkSandboxBank(owner);
   expect(connectionId).toBeGreaterThan(1);
   // A verdict against an oracle that has a sale of the mark's the books lack: a mismatch, localised by name.
-  const oracle = (await api(rw(owner), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+  const oracle = (await api(rw(owner), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full")).body;
   const sale = { side: "A", src_id: 999999, posted_on: "2026-11-17", description: `${MARK} cash sale`, amount_cents: 5000, period: "current" };
   oracle.windows["7d"].sections.revenue.lines.push({ category: `${MARK} sales`, current: 5000, prior: 0, sign: 1, transactions: [sale] });
   oracle.windows["7d"].sections.revenue.current += 5000;
