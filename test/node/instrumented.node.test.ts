@@ -41,7 +41,9 @@ describe("the instrumented Worker", () => {
   it("times every read the benchmark compares with, inside the tenant's object", { timeout: 60_000 }, async () => {
     const tenant = await tenantWithLines(service.baseUrl);
     for (const read of IN_OBJECT_READS) {
-      const answer = await fetch(`${service.baseUrl}/sandbox/tenants/${tenant}/in-object-cost`, json("POST", { read, args: { filter: { q: "coffee" } }, iterations: 3 }));
+      // A dry run tries a rule; every other read takes the filter.
+      const args = read === "dry_run_rule" ? { rule: { rule_key: "coffee", match_kind: "description_regex", match_value: "COFFEE", category: "Meals" } } : { filter: { q: "coffee" } };
+      const answer = await fetch(`${service.baseUrl}/sandbox/tenants/${tenant}/in-object-cost`, json("POST", { read, args, iterations: 3 }));
       expect(answer.status, read).toBe(200);
       const body = (await answer.json()) as { ms_per_call: number; iterations: number };
       expect(body.iterations).toBe(3);
