@@ -48,6 +48,7 @@ describe("the daily parity run", () => {
     await landSandboxBank(good);
     await api(rw(good), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } });
     await judge(good, (await api(rw(good), "/api/v1/transactions")).body.rows[0].src_id, "Sales");
+    // The whole report (form=full): an oracle lists the transactions behind its lines.
     report = (await api(rw(good), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full")).body;
     broken = await createTenant();
     card = await createTenant();

@@ -2188,9 +2188,29 @@ export interface components {
                 "30d": components["schemas"]["RollingPnlWindow"];
             };
         };
-        RollingPnlWindow: components["schemas"]["PnlWindow"] & {
+        RollingPnlWindow: {
+            /**
+             * @description First day of the current period.
+             * @example 2026-11-14
+             */
+            from: string;
+            /**
+             * @description Last day: as_of.
+             * @example 2026-11-20
+             */
+            to: string;
+            /**
+             * @description First day of the prior period.
+             * @example 2026-11-07
+             */
+            prior_from: string;
+            /**
+             * @description Last day of the prior period.
+             * @example 2026-11-13
+             */
+            prior_to: string;
             /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
-            sections?: {
+            sections: {
                 revenue: components["schemas"]["RollingPnlSection"];
                 cogs: components["schemas"]["RollingPnlSection"];
                 gross_margin: components["schemas"]["RollingPnlSection"];
@@ -2220,11 +2240,46 @@ export interface components {
                 currencies: string[];
             };
         };
-        RollingPnlSection: components["schemas"]["PnlSection"] & {
+        RollingPnlSection: {
+            /**
+             * @description The section's number for the current period.
+             * @example 82000
+             */
+            current: number;
+            /**
+             * @description The same for the prior period.
+             * @example 61000
+             */
+            prior: number;
+            /**
+             * @description True for gross_margin and net_income, which re-carry their components' lines.
+             * @example false
+             */
+            derived: boolean;
             /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
-            lines?: components["schemas"]["RollingPnlLine"][];
+            lines: components["schemas"]["RollingPnlLine"][];
         };
-        RollingPnlLine: components["schemas"]["PnlLine"] & {
+        RollingPnlLine: {
+            /**
+             * @description The category line.
+             * @example Sales
+             */
+            category: string;
+            /**
+             * @description The category's number in the current period, positive in the section's natural direction.
+             * @example 82000
+             */
+            current: number;
+            /**
+             * @description The same over the prior period.
+             * @example 61000
+             */
+            prior: number;
+            /**
+             * @description +1, or -1 for a component a derived section subtracts.
+             * @example 1
+             */
+            sign: 1 | -1;
             /** @description `form=full` only: every booked transaction that contributed, oldest first. Otherwise page them with list_pnl_transactions. */
             transactions?: {
                 /**
@@ -2272,81 +2327,6 @@ export interface components {
                  */
                 prior: number;
             };
-        };
-        PnlLine: {
-            /**
-             * @description The category line.
-             * @example Sales
-             */
-            category: string;
-            /**
-             * @description The category's number in the current period, positive in the section's natural direction.
-             * @example 82000
-             */
-            current: number;
-            /**
-             * @description The same over the prior period.
-             * @example 61000
-             */
-            prior: number;
-            /**
-             * @description +1, or -1 for a component a derived section subtracts.
-             * @example 1
-             */
-            sign: 1 | -1;
-            /** @description Every booked transaction that contributed. */
-            transactions: {
-                /**
-                 * @description The transaction's side.
-                 * @example A
-                 * @enum {string}
-                 */
-                side: "A" | "B";
-                /**
-                 * @description Its id on that side.
-                 * @example 42
-                 */
-                src_id: number;
-                /**
-                 * @description Its date.
-                 * @example 2026-11-18
-                 */
-                posted_on: string;
-                /**
-                 * @description Its description as the bank printed it.
-                 * @example STRIPE PAYOUT
-                 */
-                description: string;
-                /**
-                 * @description Signed from the business's side: positive = money in.
-                 * @example 82000
-                 */
-                amount_cents: number;
-                /**
-                 * @description Which half of the window it falls in.
-                 * @enum {string}
-                 */
-                period: "current" | "prior";
-            }[];
-        };
-        PnlSection: {
-            /**
-             * @description The section's number for the current period.
-             * @example 82000
-             */
-            current: number;
-            /**
-             * @description The same for the prior period.
-             * @example 61000
-             */
-            prior: number;
-            /**
-             * @description True for gross_margin and net_income, which re-carry their components' lines.
-             * @example false
-             */
-            derived: boolean;
-            /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
-            lines: components["schemas"]["PnlLine"][];
         };
         /** @description Booked lines with no category or a label the taxonomy does not hold: in no section (and in none of the twelve numbers), gathered here; the report warns of them. */
         UnknownLabelLine: {
@@ -2453,37 +2433,6 @@ export interface components {
                  */
                 category: string;
             }[];
-        };
-        PnlWindow: {
-            /**
-             * @description First day of the current period.
-             * @example 2026-11-14
-             */
-            from: string;
-            /**
-             * @description Last day: as_of.
-             * @example 2026-11-20
-             */
-            to: string;
-            /**
-             * @description First day of the prior period.
-             * @example 2026-11-07
-             */
-            prior_from: string;
-            /**
-             * @description Last day of the prior period.
-             * @example 2026-11-13
-             */
-            prior_to: string;
-            /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
-            sections: {
-                revenue: components["schemas"]["PnlSection"];
-                cogs: components["schemas"]["PnlSection"];
-                gross_margin: components["schemas"]["PnlSection"];
-                biz_expenses: components["schemas"]["PnlSection"];
-                net_income: components["schemas"]["PnlSection"];
-                owners_draw: components["schemas"]["PnlSection"];
-            };
         };
         PnlTransactionPage: {
             /**
@@ -2725,6 +2674,112 @@ export interface components {
                 "7d": components["schemas"]["PnlWindow"];
                 "30d": components["schemas"]["PnlWindow"];
             };
+        };
+        PnlWindow: {
+            /**
+             * @description First day of the current period.
+             * @example 2026-11-14
+             */
+            from: string;
+            /**
+             * @description Last day: as_of.
+             * @example 2026-11-20
+             */
+            to: string;
+            /**
+             * @description First day of the prior period.
+             * @example 2026-11-07
+             */
+            prior_from: string;
+            /**
+             * @description Last day of the prior period.
+             * @example 2026-11-13
+             */
+            prior_to: string;
+            /** @description The six sections. The twelve comparison numbers are their `current` in each window; do not also sum the derived sections' lines. */
+            sections: {
+                revenue: components["schemas"]["PnlSection"];
+                cogs: components["schemas"]["PnlSection"];
+                gross_margin: components["schemas"]["PnlSection"];
+                biz_expenses: components["schemas"]["PnlSection"];
+                net_income: components["schemas"]["PnlSection"];
+                owners_draw: components["schemas"]["PnlSection"];
+            };
+        };
+        PnlSection: {
+            /**
+             * @description The section's number for the current period.
+             * @example 82000
+             */
+            current: number;
+            /**
+             * @description The same for the prior period.
+             * @example 61000
+             */
+            prior: number;
+            /**
+             * @description True for gross_margin and net_income, which re-carry their components' lines.
+             * @example false
+             */
+            derived: boolean;
+            /** @description The section's category lines, by category; a derived section re-carries its components' lines. */
+            lines: components["schemas"]["PnlLine"][];
+        };
+        PnlLine: {
+            /**
+             * @description The category line.
+             * @example Sales
+             */
+            category: string;
+            /**
+             * @description The category's number in the current period, positive in the section's natural direction.
+             * @example 82000
+             */
+            current: number;
+            /**
+             * @description The same over the prior period.
+             * @example 61000
+             */
+            prior: number;
+            /**
+             * @description +1, or -1 for a component a derived section subtracts.
+             * @example 1
+             */
+            sign: 1 | -1;
+            /** @description Every booked transaction that contributed. */
+            transactions: {
+                /**
+                 * @description The transaction's side.
+                 * @example A
+                 * @enum {string}
+                 */
+                side: "A" | "B";
+                /**
+                 * @description Its id on that side.
+                 * @example 42
+                 */
+                src_id: number;
+                /**
+                 * @description Its date.
+                 * @example 2026-11-18
+                 */
+                posted_on: string;
+                /**
+                 * @description Its description as the bank printed it.
+                 * @example STRIPE PAYOUT
+                 */
+                description: string;
+                /**
+                 * @description Signed from the business's side: positive = money in.
+                 * @example 82000
+                 */
+                amount_cents: number;
+                /**
+                 * @description Which half of the window it falls in.
+                 * @enum {string}
+                 */
+                period: "current" | "prior";
+            }[];
         };
         ParityVerdictHistory: {
             /** @description This page's verdicts, newest day first, then newest revision first. */

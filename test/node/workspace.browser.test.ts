@@ -223,7 +223,7 @@ describe("an owner in the workspace", () => {
       },
     });
     await call("/api/v1/run-rules", owner.token, { method: "POST" });
-    const report = await call(`/api/v1/reports/pnl-rolling?as_of=${AS_OF}`, owner.token);
+    const report = await call(`/api/v1/reports/pnl-rolling?as_of=${AS_OF}&form=full`, owner.token);
     const oracle = structuredClone(report);
     const revenue = oracle.windows["7d"].sections.revenue.lines[0];
     revenue.current += 1000;

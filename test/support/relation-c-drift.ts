@@ -1,15 +1,15 @@
 /**
  * Relation C is read from `c_rows`, its running figures from `c_totals` (per category; those
  * before a paid floor in `c_floor_totals`), `c_month_totals` (per calendar month) and
- * `c_day_totals` (per day, category and currency) and its words from `c_words`, all kept
- * by triggers (migrations 0013, 0014, 0016, 0017 and 0022).
+ * `c_day_totals` (per day, category, currency and engine) and its words from `c_words`, all kept
+ * by triggers (migrations 0013, 0014, 0016, 0017, 0025 and 0026).
  * Their definition is the `c_rows_derived` view; drift is how far the kept copies are from
  * it, and must always be zero.
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../../src/ledger/store/db";
 
-const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason, currency";
+const COLUMNS = "side, src_id, transaction_id, account_id, posted_on, description, amount_cents, category, state, exclude_reason, currency, engine";
 
 /** Running figures per account, state and category, derived from the rows `where` selects. */
 const derivedTotals = (where: string) => `SELECT account_id, state, category IS NULL AS queued, coalesce(category, '') AS category, count(*) AS lines,
@@ -21,8 +21,8 @@ const DERIVED_MONTHS = `SELECT substr(posted_on, 1, 7) AS month, state, count(*)
 const KEPT_MONTHS = `SELECT month, state, lines, money_in_cents, money_out_cents FROM c_month_totals
   WHERE lines <> 0 OR money_in_cents <> 0 OR money_out_cents <> 0`;
 const DERIVED_DAYS = `SELECT state, posted_on, category IS NULL AS queued, coalesce(category, '') AS category, coalesce(currency, '') AS currency,
-  count(*) AS lines, sum(amount_cents) AS amount_cents FROM c_rows_derived GROUP BY 1, 2, 3, 4, 5`;
-const KEPT_DAYS = `SELECT state, posted_on, queued, category, currency, lines, amount_cents FROM c_day_totals WHERE lines <> 0 OR amount_cents <> 0`;
+  coalesce(engine, '') AS engine, count(*) AS lines, sum(amount_cents) AS amount_cents FROM c_rows_derived GROUP BY 1, 2, 3, 4, 5, 6`;
+const KEPT_DAYS = `SELECT state, posted_on, queued, category, currency, engine, lines, amount_cents FROM c_day_totals WHERE lines <> 0 OR amount_cents <> 0`;
 
 function differing(db: LedgerHandle, left: string, right: string): number {
   const one = db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM (${left} EXCEPT ${right})`)).n;

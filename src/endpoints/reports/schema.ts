@@ -76,8 +76,12 @@ const transactionCount = z
   })
   .openapi({ description: "How many booked transactions contributed, per period." });
 
-export const rollingPnlLineSchema = pnlLineSchema
-  .extend({
+// The rolling report's schemas are fresh objects from the contract's shapes, not `.extend`s
+// of them: an extended registered schema is written as `allOf` with its base, whose
+// required `transactions` would then bind the totals form too (as the tool face checks).
+export const rollingPnlLineSchema = z
+  .object({
+    ...pnlLineSchema.shape,
     transaction_count: transactionCount,
     transactions: z
       .array(pnlTransactionSchema)
@@ -86,8 +90,9 @@ export const rollingPnlLineSchema = pnlLineSchema
   })
   .openapi("RollingPnlLine");
 
-export const rollingPnlSectionSchema = pnlSectionSchema
-  .extend({
+export const rollingPnlSectionSchema = z
+  .object({
+    ...pnlSectionSchema.shape,
     lines: z.array(rollingPnlLineSchema).openapi({ description: "The section's category lines, by category; a derived section re-carries its components' lines." }),
   })
   .openapi("RollingPnlSection");
@@ -123,8 +128,9 @@ export const unknownLabelLineSchema = z
       "Booked lines with no category or a label the taxonomy does not hold: in no section (and in none of the twelve numbers), gathered here; the report warns of them.",
   });
 
-export const rollingPnlWindowSchema = pnlWindowSchema
-  .extend({
+export const rollingPnlWindowSchema = z
+  .object({
+    ...pnlWindowSchema.shape,
     sections: z
       .object({
         revenue: rollingPnlSectionSchema,

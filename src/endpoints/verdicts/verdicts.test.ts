@@ -31,6 +31,7 @@ async function bookedTenant(options: Record<string, unknown> = {}): Promise<Sand
   return t;
 }
 
+// The whole report (form=full): an oracle lists the transactions behind its lines.
 const report = async (t: SandboxTenant, asOf: string) => (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${asOf}&form=full`)).body;
 
 /**
@@ -135,7 +136,7 @@ describe("the parity verdicts", () => {
     const { verdict } = newest.body;
     expect(verdict).toMatchObject({ ...mismatch, filed_at: expect.any(String) });
     expect(verdict.oracle).toMatchObject({ source: "manual", url: null, filed_by: expect.stringMatching(/^token:/) });
-    // The oracle as the service read it: what the parity compares, the report's other fields left out.
+    // The oracle is kept as the contract reads it: the report's shape, without what the books' own report adds.
     expect(verdict.oracle.report).toEqual(oracleReportSchema.parse(oracle));
 
     const first = (await api(session(t), "/api/v1/reports/parity-verdicts/2026-11-20?revision=1")).body.verdict;

@@ -7,7 +7,8 @@
 import { and, sql, type SQL } from "drizzle-orm";
 import type { Face } from "../face";
 import type { LedgerDb, LedgerHandle } from "../store/db";
-import { bLines, cRows, decisions } from "../store/schema";
+import { bLines, cRows, DECIDED_NOT_BY_RULE, decisions } from "../store/schema";
+import { isQueueLabel } from "./queue-label";
 import type { Engine } from "./explanation";
 import { LIST_ORDER, listRows, rowColumns, rowConditions, toRow, type Row, type RowFilter } from "./reads";
 
@@ -46,11 +47,13 @@ export function searchRows(db: LedgerDb, face: Face, filter: SearchFilter, page:
     filter.engine === undefined ? undefined : engineCondition(filter.engine),
   );
   const totals = () =>
-    db
-      .select({ total: sql<number>`count(*)`, totalCents: sql<number>`coalesce(sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end), 0)` })
-      .from(cRows)
-      .where(where)
-      .get()!;
+    filter.engine !== undefined && filter.minCents === undefined && filter.maxCents === undefined && !filter.q
+      ? keptTotals(db, face, filter, filter.engine)
+      : db
+          .select({ total: sql<number>`count(*)`, totalCents: sql<number>`coalesce(sum(case when ${cRows.state} = 'in books' then ${cRows.amountCents} else 0 end), 0)` })
+          .from(cRows)
+          .where(where)
+          .get()!;
   const byKeys = (keys: SQL) => db.select(rowColumns).from(cRows).where(sql`(${cRows.side}, ${cRows.srcId}) IN ${keys}`).orderBy(...LIST_ORDER).all().map(toRow);
   if (filter.q) {
     // A word filter reads every matching row anyway: the totals over all of them and the
@@ -77,30 +80,48 @@ export function searchRows(db: LedgerDb, face: Face, filter: SearchFilter, page:
     const rows = byKeys(sql`(SELECT value ->> 0, value ->> 1 FROM json_each(${keys}))`);
     return { rows: withEngines(db, rows), total: first.total, total_cents: first.totalCents };
   }
-  // The page's keys from the list's index (which carries the amount and the state), then the
-  // page's rows; the totals from the same index.
-  const pageKeys = db.select({ side: cRows.side, srcId: cRows.srcId }).from(cRows).where(where).orderBy(...LIST_ORDER).limit(perPage).offset((page - 1) * perPage);
+  // The page's keys from an index in list order (the list's, which carries the amount and
+  // the state; or the engine's), then the page's rows. The totals from the same index, or
+  // from the kept daily figures when only dates, a category and the engine narrow the list.
   const counted = totals();
+  if (counted.total === 0) return { rows: [], total: 0, total_cents: 0 };
+  const pageKeys = db.select({ side: cRows.side, srcId: cRows.srcId }).from(cRows).where(where).orderBy(...LIST_ORDER).limit(perPage).offset((page - 1) * perPage);
   return { rows: withEngines(db, byKeys(sql`${pageKeys}`)), total: counted.total, total_cents: counted.totalCents };
 }
 
 /**
- * Side-A rows whose latest decision is the engine's (for `none`: rows with no decision at
- * all). Read as sets, not line by line: the rules, the model and the tail decide only lines
- * nothing has decided, and nothing but a person decides a line after them, so a line's
- * latest decision is a person's if any person decided it, else its one machine decision.
+ * Side-A rows whose latest decision is the engine's (`none`: rows nothing decided), by the
+ * engine relation C keeps per row. The engines that decide fewer lines than the rules are
+ * read from their partial index (its condition repeated as written, so SQLite uses it);
+ * undecided lines have no category, so the category index names them.
  */
 function engineCondition(engine: Engine): SQL {
-  const decidedBy = (e: string) => sql`(SELECT d.a_id FROM ${decisions} d WHERE d.engine = ${e})`;
+  // `+side`: the side is a test on each row, never the way in (a scan of every side-A row by
+  // the key, then a sort, which SQLite picks for `side = 'A'` without the unary plus).
+  const sideA = sql`+${cRows.side} = 'A'`;
   switch (engine) {
     case "none":
-      // Undecided lines have no category: the category index names the candidates.
-      return sql`${cRows.side} = 'A' AND ${cRows.category} IS NULL AND NOT EXISTS (SELECT 1 FROM ${decisions} d WHERE d.a_id = ${cRows.srcId})`;
-    case "human":
-      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy("human")}`;
+      return sql`${sideA} AND ${cRows.category} IS NULL AND ${cRows.engine} IS NULL`;
+    case "rule":
+      return sql`${sideA} AND ${cRows.engine} = 'rule'`;
     default:
-      return sql`${cRows.side} = 'A' AND ${cRows.srcId} IN ${decidedBy(engine)} AND ${cRows.srcId} NOT IN ${decidedBy("human")}`;
+      return sql`${sideA} AND ${cRows.engine} = ${engine} AND ${sql.raw(DECIDED_NOT_BY_RULE)}`;
   }
+}
+
+/**
+ * How many side-A lines an engine decided on the face, within the dates and the category,
+ * and their booked total: from the kept daily figures (side B is the archived state), a
+ * few rows a day, not the lines.
+ */
+function keptTotals(db: LedgerHandle, face: Face, filter: SearchFilter, engine: Engine): { total: number; totalCents: number } {
+  const from = [face.effectiveFrom, filter.from].filter((d): d is string => !!d).sort().at(-1);
+  const category = filter.cat === undefined ? sql`` : isQueueLabel(filter.cat) ? sql`AND queued = 1` : sql`AND queued = 0 AND category = ${filter.cat}`;
+  return db.get<{ total: number; totalCents: number }>(sql`
+    SELECT coalesce(sum(lines), 0) AS total, coalesce(sum(CASE WHEN state = 'in books' THEN amount_cents ELSE 0 END), 0) AS totalCents
+    FROM c_day_totals
+    WHERE state <> 'archived' AND engine = ${engine === "none" ? "" : engine} ${category}
+      ${from === undefined ? sql`` : sql`AND posted_on >= ${from}`} ${filter.to ? sql`AND posted_on <= ${filter.to}` : sql``}`)!;
 }
 
 /** The rows with what decided each (a side-B row: its twin's engine). */

@@ -1,8 +1,9 @@
 /**
  * The rolling P&L over random histories (lines around both windows in several currencies,
  * pending lines posting, modifications, removals, duplicates, judgements with labels the
- * taxonomy holds or not, rules, taxonomy entries appearing later, the books' currency
- * changing), on every kind of face and two `as_of` days:
+ * taxonomy holds or not and relabels back to the queue, rules, rules retired, run_rules
+ * over the book, taxonomy entries appearing later, the books' currency changing), on every
+ * kind of face and two `as_of` days:
  * - the kept daily figures equal their derivation (relation C's drift is zero);
  * - the totals form (read from the kept figures) is the full form (read from the rows)
  *   without its transactions;
@@ -24,7 +25,8 @@ import { recordHumanJudgement } from "../books/judgements";
 import { faceFor, type Face } from "../face";
 import { applyFeedPage, currentCursor } from "../feed/feed-pages";
 import { connectBank } from "../feed/sync-requests";
-import { createRule } from "../rules/rulebook";
+import { createRule, createRules, retireRule } from "../rules/rulebook";
+import { runRules } from "../rules/run-rules";
 import type { LedgerDb } from "../store/db";
 import type { TenantLedger } from "../tenant-ledger";
 import { auditorViewJson } from "./auditor";
@@ -70,13 +72,23 @@ const step = fc.oneof(
     removed: fc.array(ids, { maxLength: 2 }),
   }),
   fc.record({ kind: fc.constant("judge" as const), aId: fc.integer({ min: 1, max: 14 }), category: fc.constantFrom(...LABELS) }),
-  fc.record({ kind: fc.constant("rule" as const), key: fc.constantFrom("r1", "r2"), word: fc.constantFrom("COFFEE", "RENT", "ATM"), category: fc.constantFrom(...LABELS.slice(0, 7)) }),
+  // A rule made alone decides its lines at once; made with others (create_rules), it waits for run_rules.
+  fc.record({
+    kind: fc.constant("rule" as const),
+    key: fc.constantFrom("r1", "r2"),
+    word: fc.constantFrom("COFFEE", "RENT", "ATM"),
+    category: fc.constantFrom(...LABELS.slice(0, 7)),
+    alone: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant("retire" as const), key: fc.constantFrom("r1", "r2") }),
+  // run_rules' own writes (decisions appended in slices), over lines a rule left or a relabel queued again.
+  fc.record({ kind: fc.constant("run" as const), linesPerSlice: fc.constantFrom(1, 3, 100) }),
   fc.record({ kind: fc.constant("entry" as const), entry: fc.constantFrom(...ENTRIES) }),
   fc.record({ kind: fc.constant("currency" as const), currency: fc.constantFrom("USD", "EUR") }),
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
-function apply(db: LedgerDb, connection: number, s: Step, n: number): void {
+async function apply(db: LedgerDb, connection: number, s: Step, n: number): Promise<void> {
   if (s.kind === "page") {
     const cursor = currentCursor(db, connection);
     const page: FeedPage = {
@@ -92,7 +104,13 @@ function apply(db: LedgerDb, connection: number, s: Step, n: number): void {
   } else if (s.kind === "judge") {
     recordHumanJudgement(db, s.aId, s.category, "human:pnl", AT);
   } else if (s.kind === "rule") {
-    createRule(db, { rule_key: s.key, match_kind: "description_exact", match_value: s.word, category: s.category }, "human:pnl", AT, null);
+    const rule = { rule_key: s.key, match_kind: "description_exact" as const, match_value: s.word, category: s.category };
+    if (s.alone) createRule(db, rule, "human:pnl", AT, null);
+    else createRules(db, [rule], "human:pnl", AT);
+  } else if (s.kind === "retire") {
+    retireRule(db, s.key, "human:pnl", AT);
+  } else if (s.kind === "run") {
+    await runRules(db, null, AT, undefined, s.linesPerSlice);
   } else if (s.kind === "entry") {
     createCategory(db, { name: s.entry[0], header: s.entry[1] }, "human:pnl", AT);
   } else {
@@ -178,10 +196,10 @@ describe("the rolling P&L", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`pnl-${tenant++}`));
-        await runInDurableObject(stub, (instance: TenantLedger) => {
+        await runInDurableObject(stub, async (instance: TenantLedger) => {
           const db = instance.db;
           const connection = connectBank(db, "sandbox", "", AT);
-          steps.forEach((s, n) => apply(db, connection, s, n));
+          for (const [n, s] of steps.entries()) await apply(db, connection, s, n);
           expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
           for (const [name, face] of Object.entries(FACES)) {
             const full = JSON.parse(auditorViewJson(db, face, 1, { form: "full", page: 1, perPage: 0 }));

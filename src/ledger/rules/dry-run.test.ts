@@ -9,6 +9,7 @@ import { faceFor } from "../face";
 import { applyFeedPage } from "../feed/feed-pages";
 import { connectBank } from "../feed/sync-requests";
 import { recordHumanJudgement } from "../books/judgements";
+import { queueIsSmall } from "../books/undecided";
 import type { LedgerDb } from "../store/db";
 import type { TenantLedger } from "../tenant-ledger";
 import { dryRunRule } from "./dry-run";
@@ -67,6 +68,45 @@ describe("dryRunRule", () => {
         for (const other of run.decided_by_others) expect([...made.values()].filter((key) => key === other.rule_key).length).toBe(other.lines);
         expect(run.sample.map((r) => r.src_id)).toEqual([...made.keys()].sort((a, b) => a - b).slice(0, run.sample.length));
         expect(made.has(1)).toBe(false);
+      });
+    });
+  }
+});
+
+describe("dryRunRule over a book mostly decided", () => {
+  // The queue a small part of the books (its index names the candidates), a pending line, a
+  // line the bank retracted, one a person sent back to the queue (decided, so no rule takes
+  // it) and a paid floor that hides the first days.
+  for (const [name, input] of CASES) {
+    it(`counts what create_rule then decides: ${name}`, async () => {
+      const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(`dry-run-decided-${input.rule_key}`));
+      await runInDurableObject(stub, (ledger: TenantLedger) => {
+        const db = ledger.db;
+        const face = faceFor({ tier: "paid", visibleFrom: "2026-11-03" }, new Date(AT));
+        feed(db);
+        const connection = db.get<{ id: number }>(sql`SELECT max(id) AS id FROM bank_connections`).id;
+        const more = [
+          { transaction_id: "p1", account_id: "acc", amount: 9, date: "2026-11-20", name: "BLUE BOTTLE PENDING", pending: true },
+          { transaction_id: "p2", account_id: "acc", amount: -12, date: "2026-11-21", name: "GITHUB INC", pending: true },
+        ];
+        applyFeedPage(db, connection, { cursorBefore: "1", nextCursor: "2", hasMore: false, accounts: [], added: more, modified: [], removed: [{ transaction_id: "t5" }] }, AT);
+        createRule(db, { rule_key: "stripe", match_kind: "description_exact", match_value: "STRIPE TRANSFER", category: "Sales" }, "human:t", AT, null);
+        createRule(db, { rule_key: "flour", match_kind: "description_exact", match_value: "FLOUR MILL CO", category: "Stock" }, "human:t", AT, null);
+        createRule(db, { rule_key: "amzn", match_kind: "description_regex", match_value: "^AMZN", category: "Supplies" }, "human:t", AT, null);
+        createRule(db, { rule_key: "bb", match_kind: "description_exact", match_value: "BLUE-BOTTLE COFFEE", category: "Coffee" }, "human:t", AT, null);
+        expect(queueIsSmall(db)).toBe(true);
+        createRules(db, [{ rule_key: "first", match_kind: "description_regex", match_value: "BLUE BOTTLE", category: "Coffee", priority: 10 }], "human:t", AT);
+        recordHumanJudgement(db, 3, "uncategorized", "human:t", AT);
+        const run = dryRunRule(db, face, input);
+        const before = db.get<{ seq: number }>(sql`SELECT coalesce(max(seq), 0) AS seq FROM decisions`).seq;
+        const { decided } = createRule(db, input, "human:t", AT, face);
+        const made = ruleDecisionsSince(db, before);
+        expect(decided).toBe(run.matches);
+        expect(made.size).toBe(run.matches);
+        expect([...made.values()].filter((key) => key === input.rule_key).length).toBe(run.decided_by_it);
+        for (const other of run.decided_by_others) expect([...made.values()].filter((key) => key === other.rule_key).length).toBe(other.lines);
+        expect(run.sample.map((r) => r.src_id)).toEqual([...made.keys()].sort((a, b) => a - b).slice(0, run.sample.length));
+        expect(made.has(3)).toBe(false);
       });
     });
   }

@@ -5,11 +5,13 @@
  * current one). Nothing is written.
  */
 import type { Face } from "../face";
+import { sql } from "drizzle-orm";
 import { findRow, type Row } from "../books/reads";
-import { undecidedLines } from "../books/undecided";
+import { queueIsSmall } from "../books/undecided";
 import type { LedgerHandle } from "../store/db";
+import { EXCEPTIONS_QUEUE } from "../store/schema";
 import { compileRulebook, matcherOf } from "./matching";
-import { fromInput, type Rule, type RuleInput } from "./rule";
+import { fromInput, type Candidate, type Rule, type RuleInput } from "./rule";
 import { findRule, standingRules } from "./rulebook";
 import { wordsQueryOf } from "./rule-words";
 
@@ -35,7 +37,7 @@ export function dryRunRule(db: LedgerHandle, face: Face, input: RuleInput, sampl
     created_at: "",
     pattern_problem: null,
   };
-  const matched = undecidedLines(db, { postedFrom: face.effectiveFrom, words: wordsQueryOf(rule) }).filter(matcherOf(rule));
+  const matched = candidatesOf(db, face, rule).filter(matcherOf(rule));
   const decide = compileRulebook([...standingRules(db).filter((r) => r.rule_key !== rule.rule_key), rule]);
   const others = new Map<string, { rule_key: string; category: string; lines: number }>();
   let decidedByIt = 0;
@@ -55,4 +57,24 @@ export function dryRunRule(db: LedgerHandle, face: Face, input: RuleInput, sampl
     decided_by_others: [...others.values()].sort((a, b) => b.lines - a.lines || (a.rule_key < b.rule_key ? -1 : 1)),
     sample: matched.slice(0, sampleSize).flatMap((line) => findRow(db, face, "A", line.aId) ?? []),
   };
+}
+
+/**
+ * The undecided lines on the face a rule may match, in line order, read from relation C
+ * alone: side-A rows in books or pending (no line event) whose engine is null (no
+ * decision), as `undecidedLines` defines them, without the lines' provider records. A
+ * sign is tested in SQL, a rule's words on the trigram index. The queue's index names the
+ * candidates when the queue is a small part of the books; otherwise the rows are read in
+ * key order.
+ */
+function candidatesOf(db: LedgerHandle, face: Face, rule: Rule): Candidate[] {
+  const words = wordsQueryOf(rule);
+  const sign = rule.match_kind !== "amount_sign" ? sql`` : rule.match_value === "in" ? sql`AND amount_cents > 0` : sql`AND amount_cents < 0`;
+  return db.all<Candidate>(sql`
+    SELECT src_id AS aId, description, amount_cents AS amountCents FROM c_rows
+    WHERE side = 'A' AND state IN ('in books', 'pending') AND engine IS NULL
+      ${queueIsSmall(db) ? sql`AND ${sql.raw(EXCEPTIONS_QUEUE)}` : sql``}
+      ${face.effectiveFrom ? sql`AND posted_on >= ${face.effectiveFrom}` : sql``} ${sign}
+      ${words ? sql`AND src_id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${words} AND rowid & 1 = 0)` : sql``}
+    ORDER BY src_id`);
 }

@@ -477,6 +477,12 @@ const relationCColumns = {
    * take as their own currency.
    */
   currency: text("currency"),
+  /**
+   * What decided the line: its latest decision's engine (a side-B row: its twin's); null
+   * while nothing has. The rules, the model and the tail decide only lines nothing has
+   * decided, so after them only a person's decision changes it.
+   */
+  engine: text("engine", { enum: ["human", "rule", "model", "tail"] }),
 };
 
 /**
@@ -494,6 +500,14 @@ export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).exist
  */
 export const EXCEPTION_STATES = ["in books", "pending"] as const satisfies readonly (typeof LINE_STATES)[number][];
 export const EXCEPTIONS_QUEUE = `category IS NULL AND state IN (${EXCEPTION_STATES.map((s) => `'${s}'`).join(", ")})`;
+
+/**
+ * The rows of relation C decided by anything but a rule: a partial index's condition (as
+ * `EXCEPTIONS_QUEUE`, repeated as written by a query that would use it). Lines a rule
+ * decided stay out, so `run_rules` writes no entry of it; they are most of a book, and a
+ * search for them walks the list order.
+ */
+export const DECIDED_NOT_BY_RULE = `engine IN ('human', 'model', 'tail')`;
 
 /**
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
@@ -516,6 +530,8 @@ export const cRows = sqliteTable(
     // It carries the columns of its own condition too, without which SQLite does not count
     // it covering and reads each entry's row (checked in the query plan).
     index("c_rows_queue").on(desc(t.postedOn), t.side, desc(t.srcId), t.category, t.state).where(sql.raw(EXCEPTIONS_QUEUE)),
+    // A search by engine, in list order, for the engines that decide fewer lines than the rules.
+    index("c_rows_engine").on(t.engine, desc(t.postedOn), t.side, desc(t.srcId)).where(sql.raw(DECIDED_NOT_BY_RULE)),
   ],
 );
 
@@ -590,12 +606,15 @@ export const cDayTotals = sqliteTable(
     queued: integer("queued", { mode: "boolean" }).notNull(),
     category: text("category").notNull(),
     currency: text("currency").notNull(),
+    /** The lines' engine (`c_rows.engine`); '' where nothing decided them. */
+    engine: text("engine").notNull(),
     lines: integer("lines").notNull(),
     amountCents: integer("amount_cents").notNull(),
   },
   // Keyed by category before day: the P&L reads its labels' days (the labels from `c_totals`),
-  // the auditor view its draw categories' days, each a range of the key.
-  (t) => [primaryKey({ columns: [t.state, t.category, t.postedOn, t.queued, t.currency] })],
+  // the auditor view its draw categories' days, each a range of the key. The engine is last:
+  // a category's lines of a day mostly share one, so it adds few rows.
+  (t) => [primaryKey({ columns: [t.state, t.category, t.postedOn, t.queued, t.currency, t.engine] })],
 );
 
 /**

@@ -20,6 +20,7 @@ describe("the reports page", () => {
         { rule_key: "flour", match_kind: "description_regex", match_value: "FLOUR", category: "Ingredients" },
       ],
     });
+    // The whole report (form=full): the tests read the transactions behind its lines.
     report = (await api(rw(t), `/api/v1/reports/pnl-rolling?as_of=${AS_OF}&form=full`)).body;
   });
 
