@@ -19,6 +19,7 @@ import { bankHooks } from "./banks/routes";
 import { bankPages } from "./pages/bank-routes";
 import { workspace } from "./pages/app/routes";
 import { pages } from "./pages/routes";
+import { personPages } from "./pages/people-routes";
 import { accountPages } from "./pages/signup";
 import { sandboxLinkPages } from "./sandbox/link-pages";
 import { sandbox } from "./sandbox/routes";
@@ -50,6 +51,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.get("/api/v1", (c) => c.json(describeApi(index)));
   app.route("/", pages);
   app.route("/", accountPages);
+  app.route("/", personPages);
   app.route("/", bankPages);
   // Before the rest of the sandbox, whose routes read JSON: the stand-in link page posts a form.
   app.route("/sandbox", sandboxLinkPages);
