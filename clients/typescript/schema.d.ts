@@ -1951,10 +1951,35 @@ export interface components {
              */
             kind: "human";
             /**
-             * @description Who judged: `human:<tenant>` for a session, `token:<tenant>:<kid>` for a personal access token.
-             * @example human:acme-bakery
+             * @description Who judged: `human:<tenant>` for the owner's session (signed in with the tenant's password), `person:<id>` for a person's session (someone holding a seat in the tenant, who signed in by email), `token:<tenant>:<kid>` for a personal access token.
+             * @example person:p3f9a0c1b2d4e5f60
              */
             actor: string;
+            /**
+             * @description The person a `person:<id>` actor names (the sentence names them too); null for the owner's session and for a token.
+             * @example {
+             *       "id": "p3f9a0c1b2d4e5f60",
+             *       "name": "Dana Reyes",
+             *       "email": "dana@reyes-books.example"
+             *     }
+             */
+            person: {
+                /**
+                 * @description The person's id (`p` and 16 hex digits).
+                 * @example p3f9a0c1b2d4e5f60
+                 */
+                id: string;
+                /**
+                 * @description The person's name, as noted when they took their seat in the tenant.
+                 * @example Dana Reyes
+                 */
+                name: string;
+                /**
+                 * @description The person's email, as noted when they took their seat.
+                 * @example dana@reyes-books.example
+                 */
+                email: string;
+            } | null;
             /**
              * @description When the judgement was made (ISO 8601 UTC); for a carried judgement, when it was first made.
              * @example 2026-11-20T14:03:11.000Z
@@ -4435,7 +4460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4446,7 +4471,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4562,7 +4587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4573,7 +4598,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4725,7 +4750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4736,7 +4761,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4913,7 +4938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4924,7 +4949,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5156,7 +5181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5167,7 +5192,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5290,7 +5315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +5326,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5417,7 +5442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5428,7 +5453,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5554,7 +5579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5565,7 +5590,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5721,7 +5746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,7 +5757,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5969,7 +5994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5980,7 +6005,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -6309,7 +6334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,7 +6345,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -6470,7 +6495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6481,7 +6506,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -7186,7 +7211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7197,7 +7222,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -7558,7 +7583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7569,7 +7594,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8033,7 +8058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8044,7 +8069,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8134,7 +8159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8145,7 +8170,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8283,7 +8308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8294,7 +8319,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
                     };
                 };
             };
@@ -8432,7 +8457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8443,7 +8468,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
