@@ -260,7 +260,7 @@ async function benchSize(size: number): Promise<void> {
   const get = (path: string) => () => fetch(`${base}${path}`, bearer(t.token));
   const deepPage = Math.max(1, Math.floor(me.lines / 50 / 2));
   // The middle page of the auditor's add-backs (100 a page).
-  const addBacks = (await client.json("/api/v1/auditor/view?per_page=1", auditor)).add_backs.lines as number;
+  const addBacks = (await client.json("/api/v1/auditor/view?form=paged&per_page=1", auditor)).add_backs.lines as number;
   const auditorPage = Math.max(1, Math.ceil(addBacks / 100 / 2));
   // name, path, in-object read, its arguments, and the token when not the tenant's own.
   const reads: [string, string, string, Record<string, unknown>, string?][] = [
@@ -273,13 +273,13 @@ async function benchSize(size: number): Promise<void> {
     ["get_me", "/api/v1/me", "get_me", {}],
     ["list_categories", "/api/v1/categories", "list_categories", {}],
     ["list_exceptions", "/api/v1/exceptions", "list_exceptions", {}],
-    ["get_pnl_rolling", "/api/v1/reports/pnl-rolling?as_of=2026-11-20", "get_pnl_rolling", { asOf: "2026-11-20" }],
-    ["get_pnl_rolling form=full", "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full", "get_pnl_rolling_full", { asOf: "2026-11-20" }],
+    ["get_pnl_rolling form=totals", "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=totals", "get_pnl_rolling", { asOf: "2026-11-20" }],
+    ["get_pnl_rolling (form=full, the default)", "/api/v1/reports/pnl-rolling?as_of=2026-11-20", "get_pnl_rolling_full", { asOf: "2026-11-20" }],
     ["list_pnl_transactions (30d biz_expenses, page 1 of 100)", "/api/v1/reports/pnl-rolling/transactions?as_of=2026-11-20&window=30d&section=biz_expenses", "list_pnl_transactions", { asOf: "2026-11-20" }],
     ["get_usage", "/api/v1/usage", "get_usage", {}],
-    ["get_auditor_view", "/api/v1/auditor/view", "get_auditor_view", {}, auditor],
-    [`get_auditor_view page ${auditorPage}`, `/api/v1/auditor/view?page=${auditorPage}`, "get_auditor_view", { page: auditorPage }, auditor],
-    ["get_auditor_view form=full", "/api/v1/auditor/view?form=full", "get_auditor_view_full", {}, auditor],
+    ["get_auditor_view form=paged", "/api/v1/auditor/view?form=paged", "get_auditor_view", {}, auditor],
+    [`get_auditor_view page ${auditorPage}`, `/api/v1/auditor/view?form=paged&page=${auditorPage}`, "get_auditor_view", { page: auditorPage }, auditor],
+    ["get_auditor_view (form=full, the default)", "/api/v1/auditor/view", "get_auditor_view_full", {}, auditor],
   ];
   out.reads = {};
   for (const [name, path, read, args, token] of reads) await measureRead(t, size, name, path, read, args, out.reads as Record<string, unknown>, token);

@@ -108,8 +108,8 @@ const READS = [
   "/api/v1/usage",
   "/api/v1/visibility",
   "/api/v1/sync-history",
+  "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=totals",
   "/api/v1/reports/pnl-rolling?as_of=2026-11-20",
-  "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full",
   "/api/v1/reports/pnl-rolling/transactions?as_of=2026-11-20&window=30d&section=net_income&page=2",
 ];
 

@@ -47,7 +47,7 @@ describe("the daily parity run", () => {
     await syncNow(good);
     await api(rw(good), "/api/v1/new-category", { method: "POST", body: { name: "Sales", header: "income" } });
     await judge(good, (await api(rw(good), "/api/v1/transactions")).body.rows[0].src_id, "Sales");
-    report = (await api(rw(good), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+    report = (await api(rw(good), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full")).body;
     broken = await createTenant();
     card = await createTenant();
     expect((await setOracle(good, "https://oracle.test/good.json", "s3cret")).status).toBe(200);

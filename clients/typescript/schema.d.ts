@@ -574,7 +574,7 @@ export interface paths {
         };
         /**
          * Rolling profit and loss
-         * @description Profit and loss over the 7 and 30 days ending on `as_of` (America/Chicago, default today), each against the same number of days before it: revenue, cogs, gross_margin, biz_expenses, net_income and owners_draw, each with its category lines. A category's header in the taxonomy decides its section; transfers are in no section. Booked lines with no category or a label the taxonomy does not hold are in no section either: each window gathers them under the line "Uncategorised / unknown label", and `warnings` says so. Booked lines the bank gave in a currency other than the books' (`currency`, USD unless set with set_books_currency) are left out and counted (`foreign_currency`). By default (`form=totals`) each line gives how many transactions it has, not the transactions: page them with list_pnl_transactions. `form=full` answers the whole report, every line listing every booked transaction behind it (megabytes for a large book). Booked lines on this face only.
+         * @description Profit and loss over the 7 and 30 days ending on `as_of` (America/Chicago, default today), each against the same number of days before it: revenue, cogs, gross_margin, biz_expenses, net_income and owners_draw, each with its category lines. A category's header in the taxonomy decides its section; transfers are in no section. Booked lines with no category or a label the taxonomy does not hold are in no section either: each window gathers them under the line "Uncategorised / unknown label", and `warnings` says so. Booked lines the bank gave in a currency other than the books' (`currency`, USD unless set with set_books_currency) are left out and counted (`foreign_currency`). By default (`form=full`) every line lists every booked transaction behind it (megabytes for a large book); `form=totals` gives each line's count of transactions instead, and list_pnl_transactions pages them. Booked lines on this face only.
          */
         get: operations["get_pnl_rolling"];
         put?: never;
@@ -818,7 +818,7 @@ export interface paths {
         };
         /**
          * Read the auditor view
-         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default (`form=paged`) the add-backs and their records come a page at a time (`page`, `per_page`, at most 500), oldest first; `form=full` answers every one at once. The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
+         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default (`form=full`) every add-back comes with its record at once, oldest first; with `form=paged` they come a page at a time (`page`, `per_page`, at most 500). The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
          */
         get: operations["get_auditor_view"];
         put?: never;
@@ -6828,7 +6828,7 @@ export interface operations {
                 tenant?: string;
                 /** @description The date the windows end on (America/Chicago). Default: today. */
                 as_of?: string;
-                /** @description `totals` (the default): every number, and each category line's count of transactions, without the transactions (page them with list_pnl_transactions). `full`: the contract's whole report, each line listing every transaction. */
+                /** @description `full` (the default): the contract's whole report, each line listing every transaction. `totals`: every number, and each category line's count of transactions, without the transactions (page them with list_pnl_transactions): the same report at a fraction of the size and cost on a large book. */
                 form?: "totals" | "full";
             };
             header?: never;
@@ -8554,7 +8554,7 @@ export interface operations {
     get_auditor_view: {
         parameters: {
             query?: {
-                /** @description `paged` (the default): the months, the add-backs' totals, and one page of the add-backs with their records. `full`: the contract's whole view, every add-back with its record (megabytes for a large book). */
+                /** @description `full` (the default): the contract's whole view, every add-back with its record (megabytes for a large book). `paged`: the months, the add-backs' totals, and one page of the add-backs with their records. */
                 form?: "paged" | "full";
                 /** @description 1-based page number. */
                 page?: number;

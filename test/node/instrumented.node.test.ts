@@ -37,11 +37,14 @@ async function tenantWithLines(base: string): Promise<string> {
   throw new Error("the sync did not end");
 }
 
+/** The rule dry_run_rule tries (the other reads take no rule). */
+const DRY_RUN_RULE = { rule_key: "coffee", match_kind: "description_regex", match_value: "COFFEE", category: "Meals" };
+
 describe("the instrumented Worker", () => {
   it("times every read the benchmark compares with, inside the tenant's object", { timeout: 60_000 }, async () => {
     const tenant = await tenantWithLines(service.baseUrl);
     for (const read of IN_OBJECT_READS) {
-      const answer = await fetch(`${service.baseUrl}/sandbox/tenants/${tenant}/in-object-cost`, json("POST", { read, args: { filter: { q: "coffee" } }, iterations: 3 }));
+      const answer = await fetch(`${service.baseUrl}/sandbox/tenants/${tenant}/in-object-cost`, json("POST", { read, args: { filter: { q: "coffee" }, rule: DRY_RUN_RULE }, iterations: 3 }));
       expect(answer.status, read).toBe(200);
       const body = (await answer.json()) as { ms_per_call: number; iterations: number };
       expect(body.iterations).toBe(3);

@@ -95,10 +95,9 @@ describe("the grant flow", () => {
       txn("lunch", { name: "FAMILY DINNER", amount: 85.5, date: "2026-11-03", merchant_name: "Chez Nous" }),
     ]);
 
+    expect(answer.body).not.toHaveProperty("page");
     expect(answer.body).toMatchObject({
-      form: "paged",
-      page: 1,
-      per_page: 100,
+      form: "full",
       add_backs: { lines: 2, total_cents: -28550, categories: [{ category: "Owner draw", lines: 2, total_cents: -28550 }] },
     });
 
@@ -109,9 +108,9 @@ describe("the grant flow", () => {
   it("pages the add-backs with their records, oldest first; the full form lists them all at once", async () => {
     const { token } = await grantAuditor(t);
     const read = (query: string) => api({ bearer: token }, `/api/v1/auditor/view?${query}`);
-    const first = (await read("per_page=1")).body;
-    const second = (await read("per_page=1&page=2")).body;
-    const past = (await read("per_page=1&page=3")).body;
+    const first = (await read("form=paged&per_page=1")).body;
+    const second = (await read("form=paged&per_page=1&page=2")).body;
+    const past = (await read("form=paged&per_page=1&page=3")).body;
     expect([first, second, past].map((v) => v.pocket_flagged.map((p: any) => p.description))).toEqual([["ATM OWNER CASH"], ["FAMILY DINNER"], []]);
     expect([first, second].map((v) => v.receipts.map((r: any) => [r.src_id, r.raw.name]))).toEqual([
       [[first.pocket_flagged[0].src_id, "ATM OWNER CASH"]],
@@ -124,7 +123,8 @@ describe("the grant flow", () => {
     expect(full).not.toHaveProperty("page");
     expect(full.form).toBe("full");
     expect(full.pocket_flagged).toEqual([...first.pocket_flagged, ...second.pocket_flagged]);
-    expect((await read("per_page=5000")).body.per_page).toBe(500);
+    expect((await read("form=paged")).body).toMatchObject({ form: "paged", page: 1, per_page: 100 });
+    expect((await read("form=paged&per_page=5000")).body.per_page).toBe(500);
     expect((await read("form=everything&page=0")).body.errors.map((e: any) => e.field).sort()).toEqual(["query.form", "query.page"]);
   });
 

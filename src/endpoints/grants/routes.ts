@@ -123,8 +123,8 @@ export const getAuditorView = defineEndpoint({
   description:
     "For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked " +
     "lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default " +
-    "(`form=paged`) the add-backs and their records come a page at a time (`page`, `per_page`, at most 500), oldest " +
-    "first; `form=full` answers every one at once. The grant is the one the token's label names, never one from the " +
+    "(`form=full`) every add-back comes with its record at once, oldest first; with `form=paged` they come a page at a " +
+    "time (`page`, `per_page`, at most 500). The grant is the one the token's label names, never one from the " +
     "request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session " +
     "included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.",
   credential: "auditor",

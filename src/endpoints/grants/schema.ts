@@ -68,10 +68,10 @@ const cents = (description: string, example: number) => z.number().int().openapi
 export const ADD_BACKS_PER_PAGE_CAP = 500;
 
 export const auditorViewQuery = z.object({
-  form: z.enum(AUDITOR_VIEW_FORMS).default("paged").openapi({
+  form: z.enum(AUDITOR_VIEW_FORMS).default("full").openapi({
     description:
-      "`paged` (the default): the months, the add-backs' totals, and one page of the add-backs with their records. " +
-      "`full`: the contract's whole view, every add-back with its record (megabytes for a large book).",
+      "`full` (the default): the contract's whole view, every add-back with its record (megabytes for a large book). " +
+      "`paged`: the months, the add-backs' totals, and one page of the add-backs with their records.",
     example: "paged",
   }),
   page: pageSchema,

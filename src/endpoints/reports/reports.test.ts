@@ -55,9 +55,9 @@ async function bookedTenant(options: Record<string, unknown> = {}): Promise<Sand
 
 describe("get_pnl_rolling", () => {
   let t: SandboxTenant;
-  /** The full form: every line with its transactions. */
+  /** The full form, the default: every line with its transactions. */
   let report: any;
-  /** The default form: numbers and counts. */
+  /** The totals form: numbers and counts. */
   let totals: any;
 
   beforeAll(async () => {
@@ -65,7 +65,7 @@ describe("get_pnl_rolling", () => {
     const answer = await api(ro(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=full");
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     report = answer.body;
-    totals = (await api(ro(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20")).body;
+    totals = (await api(ro(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-20&form=totals")).body;
   });
 
   const numbers = (window: string) =>
@@ -97,7 +97,7 @@ describe("get_pnl_rolling", () => {
     });
   });
 
-  it("answers the totals by default: the full report without its transactions, each line counting them", () => {
+  it("answers the totals on form=totals: the full report without its transactions, each line counting them", () => {
     expect(totals.form).toBe("totals");
     expect(report.form).toBe("full");
     const stripped = structuredClone(report);

@@ -19,9 +19,8 @@ export const getPnlRolling = defineEndpoint({
     "with no category or a label the taxonomy does not hold are in no section either: each window gathers them under the " +
     "line \"Uncategorised / unknown label\", and `warnings` says so. Booked lines the bank gave in a currency other than the " +
     "books' (`currency`, USD unless set with set_books_currency) are left out and counted (`foreign_currency`). By default " +
-    "(`form=totals`) each line gives how many transactions it has, not the transactions: page them with " +
-    "list_pnl_transactions. `form=full` answers the whole report, every line listing every booked transaction behind it " +
-    "(megabytes for a large book). Booked lines on this face only.",
+    "(`form=full`) every line lists every booked transaction behind it (megabytes for a large book); `form=totals` gives " +
+    "each line's count of transactions instead, and list_pnl_transactions pages them. Booked lines on this face only.",
   credential: "read",
   query: pnlQuery,
   success: { status: 200, description: "The report.", schema: pnlReportSchema },

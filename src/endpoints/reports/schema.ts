@@ -11,10 +11,11 @@ export const pnlQuery = z.object({
     example: "acme-bakery",
   }),
   as_of: isoDateSchema.optional().openapi({ description: "The date the windows end on (America/Chicago). Default: today.", example: "2026-11-20" }),
-  form: z.enum(PNL_FORMS).default("totals").openapi({
+  form: z.enum(PNL_FORMS).default("full").openapi({
     description:
-      "`totals` (the default): every number, and each category line's count of transactions, without the transactions " +
-      "(page them with list_pnl_transactions). `full`: the contract's whole report, each line listing every transaction.",
+      "`full` (the default): the contract's whole report, each line listing every transaction. `totals`: every number, " +
+      "and each category line's count of transactions, without the transactions (page them with list_pnl_transactions): " +
+      "the same report at a fraction of the size and cost on a large book.",
     example: "totals",
   }),
 });
