@@ -57,7 +57,7 @@ export function SignIn(props: { error?: string; tenant?: string; personError?: s
         <input id="person-email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
         <label for="person-password">Password</label>
         <input id="person-password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit">Sign in with your email</button>
+        <button type="submit">Continue with your email</button>
       </form>
       <p>
         <a href="/password-reset">Forgot the password?</a> · New here? <a href="/signup">Sign up</a>.

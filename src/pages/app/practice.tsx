@@ -81,7 +81,7 @@ practice.get("/", async (c) => {
                 ) : (
                   <form method="post" action="/app/practice/switch">
                     <input type="hidden" name="tenant" value={seat.tenantId} />
-                    <button type="submit" aria-label={`Work in ${seat.business}`}>Switch</button>
+                    <button type="submit" aria-label={`Switch to ${seat.business}`}>Switch</button>
                   </form>
                 )}
               </td>
