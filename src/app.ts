@@ -49,6 +49,8 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
     return handleMcp(c.req.raw, tools, async (request) => app.fetch(request, c.env, c.executionCtx));
   });
   app.get("/api/v1", (c) => c.json(describeApi(index)));
+  // Browsers ask for it on every page they open; the service has no icon, and says so without a 404 in the console.
+  app.get("/favicon.ico", (c) => c.body(null, 204, { "cache-control": "public, max-age=86400" }));
   app.route("/", pages);
   app.route("/", accountPages);
   app.route("/", personPages);

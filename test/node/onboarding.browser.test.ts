@@ -66,7 +66,7 @@ describe("a new customer, sign-up to a connected bank", () => {
     expect(await page.getByText("Business Checking ····1100").count()).toBe(1);
     await page.getByRole("button", { name: "Connect Prairie Credit Union" }).click();
     await page.waitForURL(/\/settings\/banks\/linked\?state=/);
-    expect(await page.getByRole("status").textContent()).toContain("Prairie Credit Union is connected");
+    expect(await page.locator("p[role=status]").textContent()).toContain("Prairie Credit Union is connected");
     expect(await page.locator("[data-testid=bank]").first().textContent()).toContain("connected");
   });
 
@@ -81,10 +81,10 @@ describe("a new customer, sign-up to a connected bank", () => {
     await page.getByRole("link", { name: "Continue to your bank" }).click();
     await page.getByRole("button", { name: "Sign in again" }).click();
     await page.waitForURL(/\/settings\/banks\/linked\?state=/);
-    expect(await page.getByRole("status").textContent()).toContain("is signed in again");
+    expect(await page.locator("p[role=status]").textContent()).toContain("is signed in again");
 
     await page.getByRole("button", { name: /^Disconnect bank / }).click();
-    expect(await page.getByRole("status").textContent()).toContain("is disconnected");
+    expect(await page.locator("p[role=status]").textContent()).toContain("is disconnected");
     expect(await page.locator("[data-testid=bank]").first().textContent()).toContain("disconnected");
     expect(pageErrors).toEqual([]);
   });

@@ -58,12 +58,13 @@ async function sessionCookie() {
 }
 
 describe("sign in, mint a token, sign out", () => {
-  it("signs in with the tenant's password and lands on /settings", async () => {
+  it("signs in with the tenant's password, lands on the workspace's review, and reaches /settings", async () => {
     await page.goto(`${browserBase}/signin`);
     await page.fill("#tenant", tenant);
     await page.fill("#password", password);
-    await Promise.all([page.waitForURL(`${browserBase}/settings`), page.getByRole("button", { name: "Sign in" }).click()]);
-    expect(new URL(page.url()).pathname).toBe("/settings");
+    await Promise.all([page.waitForURL(`${browserBase}/app/review`), page.getByRole("button", { name: "Sign in" }).click()]);
+    expect(new URL(page.url()).pathname).toBe("/app/review");
+    await page.goto(`${browserBase}/settings`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(tenant);
   });
 
@@ -84,7 +85,7 @@ describe("sign in, mint a token, sign out", () => {
     await shown.waitFor();
     const token = (await shown.textContent())?.trim() ?? "";
     expect(token).toMatch(/^\S{20,}$/);
-    expect(await page.locator("table").first().textContent()).toContain("browser test token");
+    expect(await page.locator("table", { hasText: "Key id" }).textContent()).toContain("browser test token");
 
     const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     const text = await response.text();

@@ -86,7 +86,7 @@ async function signedIn(owner: Owner, javaScriptEnabled: boolean): Promise<{ con
   const elsewhere: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on("request", (request) => {
     if (!request.url().startsWith(browserBase) && !request.url().startsWith("data:")) elsewhere.push(request.url());
