@@ -199,7 +199,8 @@ describe("every endpoint's credential rule", () => {
 
   it("records a person's actor from their session: person:<id>", async () => {
     const me = await api({ session: people.bookkeeper.session }, "/api/v1/me");
-    expect(me.body.auth).toMatchObject({ kind: "session", scope: "read_write", kid: null });
+    expect(me.body.auth).toMatchObject({ kind: "session", scope: "read_write", kid: null, role: "bookkeeper" });
+    expect((await api({ session: people.viewer.session }, "/api/v1/me")).body.auth.role).toBe("viewer");
     expect(me.body.auth.actor).toMatch(/^person:p[0-9a-f]{16}$/);
   });
 
@@ -233,6 +234,7 @@ describe("every endpoint's credential rule", () => {
       scope: "read_write",
       kid: null,
       actor: `human:${t.tenant}`,
+      role: "owner",
     });
     const kid = t.tokens.read_only.split(".")[1];
     expect((await api(ro(t), "/api/v1/me")).body.auth).toEqual({
@@ -240,6 +242,7 @@ describe("every endpoint's credential rule", () => {
       scope: "read_only",
       kid,
       actor: `token:${t.tenant}:${kid}`,
+      role: "owner",
     });
   });
 

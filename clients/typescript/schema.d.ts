@@ -1058,6 +1058,12 @@ export interface components {
                  * @example token:acme-bakery:9f3b2c1d0a4e5f67
                  */
                 actor: string;
+                /**
+                 * @description The caller's role in the tenant, which the credential rules read: a person's session has its seat's role; the owner's session and a personal access token (which only the owner mints) are the owner's.
+                 * @example owner
+                 * @enum {string}
+                 */
+                role: "owner" | "bookkeeper" | "viewer";
             };
             /**
              * @description The floor stored at sign-up; null when none.
