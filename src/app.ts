@@ -19,6 +19,7 @@ import { bankHooks } from "./banks/routes";
 import { bankPages } from "./pages/bank-routes";
 import { workspace } from "./pages/app/routes";
 import { pages } from "./pages/routes";
+import { personPages } from "./pages/people-routes";
 import { accountPages } from "./pages/signup";
 import { sandboxLinkPages } from "./sandbox/link-pages";
 import { sandbox } from "./sandbox/routes";
@@ -52,6 +53,7 @@ export function createApp(index: readonly Endpoint[] = endpoints) {
   app.get("/favicon.ico", (c) => c.body(null, 204, { "cache-control": "public, max-age=86400" }));
   app.route("/", pages);
   app.route("/", accountPages);
+  app.route("/", personPages);
   app.route("/", bankPages);
   // Before the rest of the sandbox, whose routes read JSON: the stand-in link page posts a form.
   app.route("/sandbox", sandboxLinkPages);

@@ -23,6 +23,11 @@ export const ERROR_CATALOG = {
   credential_refused: { status: 401, title: "Credential refused", when: "The credential is unknown, expired, revoked or malformed." },
   read_only_token: { status: 403, title: "Read-only token", when: "A read-only token on a write." },
   session_only: { status: 403, title: "Session only", when: "A bearer token on an operation only a browser session may call." },
+  role_refused: {
+    status: 403,
+    title: "Role refused",
+    when: "A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks).",
+  },
   cross_origin: { status: 403, title: "Cross-origin request", when: "A session request that changes something, sent from another origin." },
   auditor_scope: { status: 403, title: "Auditor scope", when: "An auditor grant token anywhere but the auditor view and the parity verdicts." },
   auditor_only: { status: 403, title: "Auditor only", when: "Anything but an auditor grant token on the auditor view." },

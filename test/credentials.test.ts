@@ -5,6 +5,8 @@
  * (a revoked or an expired grant named as such) and a grant token anywhere but the auditor
  * view and the parity verdicts, which it reads beside the owner's credentials; sessions
  * need a same-origin Origin on writes; the tenant and the actor come from the credential.
+ * Every endpoint also meets a session of each role (the owner's, a bookkeeper's, a
+ * viewer's): the rule's `roles` pass, the others are 403 role_refused.
  * Then the pages that issue credentials: /signin, /signout and /settings.
  */
 import { env, SELF } from "cloudflare:test";
@@ -15,6 +17,7 @@ import { findTenant } from "../src/auth/tenants";
 import { mintToken, revokeToken, verifyToken } from "../src/auth/tokens";
 import { CREDENTIAL_RULES } from "../src/auth/caller";
 import { endpoints } from "../src/endpoints/index";
+import { seatPerson, type Person } from "./fixtures/people";
 import { api, BASE, concretePath, createTenant, grantAuditor, outbox, ro, rw, session, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
 /** A grant confirmed a day and an hour ago through the domain code: its 24 hours are over. */
@@ -83,8 +86,10 @@ describe("every endpoint's credential rule", () => {
   let expiredGrant: string;
   let expiredToken: string;
   let revokedToken: string;
+  let people: Record<"bookkeeper" | "viewer", Person>;
   beforeAll(async () => {
     t = await createTenant();
+    people = { bookkeeper: await seatPerson(t, "bookkeeper"), viewer: await seatPerson(t, "viewer") };
     auditorToken = (await grantAuditor(t)).token;
     const revoked = await grantAuditor(t);
     expect((await api(session(t), `/api/v1/auditor/grants/${revoked.grant.grant_id}/revoke`, { method: "POST" })).status).toBe(200);
@@ -144,6 +149,18 @@ describe("every endpoint's credential rule", () => {
       });
     }
 
+    // Each role's session, by the rule's roles: the owner's is the tenant's password session above.
+    for (const role of ["bookkeeper", "viewer"] as const) {
+      const passesRole = CREDENTIAL_RULES[rule].roles.includes(role);
+      const expected = rule === "auditor" ? "403 auditor_only" : passesRole ? `gets past the credential check: ${PAST_THE_CHECK[e.operationId]}` : "403 role_refused";
+      it(`${e.operationId}: a ${role}'s session ${expected}`, async () => {
+        const answer = await call({ session: people[role].session });
+        if (rule === "auditor") expect(answer.body).toMatchObject({ status: 403, code: "auditor_only" });
+        else if (passesRole) expect(answer.status, JSON.stringify(answer.body)).toBe(PAST_THE_CHECK[e.operationId]);
+        else expect(answer.body).toMatchObject({ status: 403, code: "role_refused" });
+      });
+    }
+
     if (CREDENTIAL_RULES[e.credential].grant === "refused") {
       it(`${e.operationId}: an auditor grant token is 403 auditor_scope`, async () => {
         const answer = await call({ bearer: auditorToken });
@@ -171,6 +188,20 @@ describe("every endpoint's credential rule", () => {
     const reached = endpoints.filter((e) => CREDENTIAL_RULES[e.credential].grant !== "refused");
     expect(reached.map((e) => e.operationId).sort()).toEqual(["get_auditor_view", "get_parity_verdict", "list_parity_verdicts"]);
     for (const e of reached) expect(e.access, e.operationId).toBe("read");
+  });
+
+  it("lets each role through exactly the rules the table says", () => {
+    const rulesOf = (role: "owner" | "bookkeeper" | "viewer") => Object.entries(CREDENTIAL_RULES).filter(([, r]) => r.roles.includes(role)).map(([name]) => name).sort();
+    expect(rulesOf("owner")).toEqual(["read", "read_or_grant", "session", "write"]);
+    expect(rulesOf("bookkeeper")).toEqual(["read", "read_or_grant", "write"]);
+    expect(rulesOf("viewer")).toEqual(["read", "read_or_grant"]);
+  });
+
+  it("records a person's actor from their session: person:<id>", async () => {
+    const me = await api({ session: people.bookkeeper.session }, "/api/v1/me");
+    expect(me.body.auth).toMatchObject({ kind: "session", scope: "read_write", kid: null, role: "bookkeeper" });
+    expect((await api({ session: people.viewer.session }, "/api/v1/me")).body.auth.role).toBe("viewer");
+    expect(me.body.auth.actor).toMatch(/^person:p[0-9a-f]{16}$/);
   });
 
   it("knows the status past the check of every operation a personal credential reaches", () => {
@@ -203,6 +234,7 @@ describe("every endpoint's credential rule", () => {
       scope: "read_write",
       kid: null,
       actor: `human:${t.tenant}`,
+      role: "owner",
     });
     const kid = t.tokens.read_only.split(".")[1];
     expect((await api(ro(t), "/api/v1/me")).body.auth).toEqual({
@@ -210,6 +242,7 @@ describe("every endpoint's credential rule", () => {
       scope: "read_only",
       kid,
       actor: `token:${t.tenant}:${kid}`,
+      role: "owner",
     });
   });
 

@@ -1058,6 +1058,12 @@ export interface components {
                  * @example token:acme-bakery:9f3b2c1d0a4e5f67
                  */
                 actor: string;
+                /**
+                 * @description The caller's role in the tenant, which the credential rules read: a person's session has its seat's role; the owner's session and a personal access token (which only the owner mints) are the owner's.
+                 * @example owner
+                 * @enum {string}
+                 */
+                role: "owner" | "bookkeeper" | "viewer";
             };
             /**
              * @description The floor stored at sign-up; null when none.
@@ -1951,10 +1957,35 @@ export interface components {
              */
             kind: "human";
             /**
-             * @description Who judged: `human:<tenant>` for a session, `token:<tenant>:<kid>` for a personal access token.
-             * @example human:acme-bakery
+             * @description Who judged: `human:<tenant>` for the owner's session (signed in with the tenant's password), `person:<id>` for a person's session (someone holding a seat in the tenant, who signed in by email), `token:<tenant>:<kid>` for a personal access token.
+             * @example person:p3f9a0c1b2d4e5f60
              */
             actor: string;
+            /**
+             * @description The person a `person:<id>` actor names (the sentence names them too); null for the owner's session and for a token.
+             * @example {
+             *       "id": "p3f9a0c1b2d4e5f60",
+             *       "name": "Dana Reyes",
+             *       "email": "dana@reyes-books.example"
+             *     }
+             */
+            person: {
+                /**
+                 * @description The person's id (`p` and 16 hex digits).
+                 * @example p3f9a0c1b2d4e5f60
+                 */
+                id: string;
+                /**
+                 * @description The person's name, as noted when they took their seat in the tenant.
+                 * @example Dana Reyes
+                 */
+                name: string;
+                /**
+                 * @description The person's email, as noted when they took their seat.
+                 * @example dana@reyes-books.example
+                 */
+                email: string;
+            } | null;
             /**
              * @description When the judgement was made (ISO 8601 UTC); for a carried judgement, when it was first made.
              * @example 2026-11-20T14:03:11.000Z
@@ -4490,7 +4521,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4501,7 +4532,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4617,7 +4648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4628,7 +4659,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4780,7 +4811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4791,7 +4822,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -4968,7 +4999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +5010,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5211,7 +5242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5222,7 +5253,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5345,7 +5376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,7 +5387,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5472,7 +5503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5483,7 +5514,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5609,7 +5640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5620,7 +5651,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -5776,7 +5807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5787,7 +5818,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -6024,7 +6055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +6066,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -6364,7 +6395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6375,7 +6406,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -6525,7 +6556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6536,7 +6567,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -7241,7 +7272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7252,7 +7283,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -7613,7 +7644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `read_only_token`: A read-only token on a write. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7655,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "read_only_token" | "cross_origin" | "auditor_scope";
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8088,7 +8119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8099,7 +8130,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8189,7 +8220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8200,7 +8231,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };
@@ -8338,7 +8369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. `request_used`: The request was confirmed already. `request_expired`: The request is past its time to confirm. `too_many_attempts`: The request has spent its attempts at the code. `name_mismatch`: The viewer's name differs from the offer's. `code_wrong`: The code (or the viewer's channel) does not match. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8349,7 +8380,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope" | "request_used" | "request_expired" | "too_many_attempts" | "name_mismatch" | "code_wrong";
                     };
                 };
             };
@@ -8487,7 +8518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `session_only`: A bearer token on an operation only a browser session may call. `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8498,7 +8529,7 @@ export interface operations {
                          * @description Why, as a stable word (docs/errors.md).
                          * @enum {string}
                          */
-                        code?: "session_only" | "cross_origin" | "auditor_scope";
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
                     };
                 };
             };

@@ -26,6 +26,8 @@ import m0023 from './0023_bank_items_append_only.sql';
 import m0024 from './0024_parity_oracle_url.sql';
 import m0025 from './0025_relation_c_days_and_currency.sql';
 import m0026 from './0026_relation_c_engine.sql';
+import m0027 from './0027_people.sql';
+import m0028 from './0028_people_append_only.sql';
 
   export default {
     journal,
@@ -56,7 +58,9 @@ m0022,
 m0023,
 m0024,
 m0025,
-m0026
+m0026,
+m0027,
+m0028
     }
   }
   

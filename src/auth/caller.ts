@@ -1,6 +1,7 @@
 /**
- * Who is calling: the credential on a request, resolved to a tenant. The tenant always
- * comes from the credential, never from the request.
+ * Who is calling: the credential on a request, resolved to a tenant and a role. The tenant
+ * always comes from the credential, never from the request: a person's session names the
+ * tenant they are working in now, and their role there comes from their live seat.
  */
 /**
  * src/auth/ (entry: this file, the credential rules every face checks): who may call, and as
@@ -14,18 +15,36 @@
 import type { ErrorCode } from "../error-catalog";
 import { ApiError } from "../errors";
 import { grantOfToken, type GrantRecord } from "./grants";
+import type { Role } from "../index-db/schema";
 import { findLiveSession, SESSION_COOKIE } from "./sessions";
 import type { TenantRecord } from "./tenants";
 import { verifyToken, type TokenScope } from "./tokens";
+import { personActor } from "../ledger/books/people";
+
+/** The person behind a person's session. */
+export interface CallerPerson {
+  id: string;
+  name: string;
+  email: string;
+}
 
 export interface Caller {
   tenant: TenantRecord;
+  /**
+   * What the caller may do in the tenant (CREDENTIAL_RULES' `roles`): a person's session
+   * has its seat's role; the owner's session (the tenant's password) and a personal access
+   * token (which only the owner mints) are the owner's; null for an auditor grant token,
+   * which the rules' `grant` governs instead.
+   */
+  role: Role | null;
+  /** The person a person's session signed in; null for every other credential. */
+  person: CallerPerson | null;
   /** `auditor`: an auditor grant token, which reads the auditor view and the parity verdicts, nothing else. */
   kind: "session" | "token" | "auditor";
   scope: TokenScope;
   /** The token's key id; null for a session. */
   kid: string | null;
-  /** The actor recorded for a write: `human:<tenant>` or `token:<tenant>:<kid>` (`auditor:<tenant>:<grant>` for a grant). */
+  /** The actor recorded for a write: `human:<tenant>` (the owner's session), `person:<id>` (a person's session) or `token:<tenant>:<kid>` (`auditor:<tenant>:<grant>` for a grant). */
   actor: string;
   /** The grant an auditor token's label names; null for every other credential. */
   grant: GrantRecord | null;
@@ -38,6 +57,8 @@ export type CredentialRule = "read" | "write" | "session" | "auditor" | "read_or
 
 interface RuleText {
   who: string;
+  /** The roles a session (or token) must hold in the tenant to pass; others get `role_refused`. */
+  roles: readonly Role[];
   refused: readonly ErrorCode[];
   /** What an auditor grant token gets: refused (`auditor_scope`), let in as well as the tenant's own credentials, or the only one let in. */
   grant: "refused" | "also" | "only";
@@ -51,24 +72,44 @@ interface RuleText {
  * session's state-changing request must come from this origin.
  */
 export const CREDENTIAL_RULES: Record<CredentialRule, RuleText> = {
-  read: { who: "any credential of the tenant's own: a session or a personal access token, read-only or read-write", refused: ["auditor_scope"], grant: "refused" },
-  write: { who: "a session or a read-write personal access token", refused: ["read_only_token", "cross_origin", "auditor_scope"], grant: "refused" },
-  session: {
-    who: "a browser session only, never a bearer token (so an auditor can never mint or renew its own grant)",
-    refused: ["session_only", "cross_origin", "auditor_scope"],
+  read: {
+    who: "any credential of the tenant's own: a session (the owner's, a bookkeeper's or a viewer's) or a personal access token, read-only or read-write",
+    roles: ["owner", "bookkeeper", "viewer"],
+    refused: ["auditor_scope"],
     grant: "refused",
   },
-  auditor: { who: "an auditor grant token, while its grant is live", refused: ["auditor_only", "grant_revoked", "grant_expired"], grant: "only" },
+  write: {
+    who: "the owner's or a bookkeeper's session (never a viewer's), or a read-write personal access token",
+    roles: ["owner", "bookkeeper"],
+    refused: ["read_only_token", "role_refused", "cross_origin", "auditor_scope"],
+    grant: "refused",
+  },
+  session: {
+    who: "the owner's browser session only: never a bearer token (so an auditor can never mint or renew its own grant), nor a bookkeeper's or a viewer's session",
+    roles: ["owner"],
+    refused: ["session_only", "role_refused", "cross_origin", "auditor_scope"],
+    grant: "refused",
+  },
+  auditor: { who: "an auditor grant token, while its grant is live", roles: [], refused: ["auditor_only", "grant_revoked", "grant_expired"], grant: "only" },
   read_or_grant: {
-    who: "any credential of the tenant's own (a session or a personal access token, read-only or read-write), or an auditor grant token while its grant is live",
+    who: "any credential of the tenant's own (a session, the owner's, a bookkeeper's or a viewer's, or a personal access token, read-only or read-write), or an auditor grant token while its grant is live",
+    roles: ["owner", "bookkeeper", "viewer"],
     refused: ["grant_revoked", "grant_expired"],
     grant: "also",
   },
   public: {
     who: "anyone, with no credential (one sent is not read), limited per client address; not a tool on the tool face, whose tools act for the tenant of their token",
+    roles: [],
     refused: [],
     grant: "refused",
   },
+};
+
+/** What each role does, in words (the refusal of a role says so). */
+export const ROLE_WORDS: Record<Role, string> = {
+  owner: "the owner: everything, including tokens, grants, people, destinations, the phone and banks",
+  bookkeeper: "a bookkeeper: reads the books, categorises, labels, adjudicates, writes rules and reports; no tokens, grants, people, destinations, phone or banks",
+  viewer: "a viewer: reads the books and the reports, and changes nothing",
 };
 
 /** What an auditor grant token reaches, in words (its refusal elsewhere says so). */
@@ -87,16 +128,21 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     if (token.scope === "auditor") {
       const grant = await grantOfToken(d1, token.label);
       if (!grant || grant.tokenKid !== token.kid || grant.tenantId !== tenant.id) throw refused("The bearer token names no grant.");
-      return { tenant, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant, rateKey: `grant:${grant.id}` };
+      return { tenant, role: null, person: null, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant, rateKey: `grant:${grant.id}` };
     }
-    return { tenant, kind: "token", scope: token.scope, kid: token.kid, actor: `token:${tenant.id}:${token.kid}`, grant: null, rateKey: `token:${token.kid}` };
+    return { tenant, role: "owner", person: null, kind: "token", scope: token.scope, kid: token.kid, actor: `token:${tenant.id}:${token.kid}`, grant: null, rateKey: `token:${token.kid}` };
   }
   const cookie = getCookieFrom(request);
   if (cookie !== undefined) {
     const session = await findLiveSession(d1, cookie, now);
     if (!session) throw refused("The session has ended or expired; sign in again at /signin.");
     const tenant = session.tenant;
-    return { tenant, kind: "session", scope: "read_write", kid: null, actor: `human:${tenant.id}`, grant: null, rateKey: `session:${session.idHash}` };
+    const common = { tenant, kind: "session", scope: "read_write", kid: null, grant: null, rateKey: `session:${session.idHash}` } as const;
+    if (session.personId === null) return { ...common, role: "owner", person: null, actor: `human:${tenant.id}` };
+    // A person's seat in the session's tenant was revoked: the session reaches nothing there.
+    if (!session.seat || !session.person) throw refused(`Your seat at ${tenant.id} was revoked; choose another business at /app/practice or sign in again.`);
+    const person = { id: session.person.id, name: session.person.name, email: session.person.email };
+    return { ...common, role: session.seat.role, person, actor: personActor(person.id) };
   }
   throw new ApiError("credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
 }
@@ -115,6 +161,9 @@ export function checkRule(caller: Caller, rule: CredentialRule, request: Request
   }
   if (rule === "session" && caller.kind !== "session") {
     throw new ApiError("session_only", "This operation needs a browser session; bearer tokens are refused here.");
+  }
+  if (caller.role === null || !CREDENTIAL_RULES[rule].roles.includes(caller.role)) {
+    throw new ApiError("role_refused", `Your role here is ${ROLE_WORDS[caller.role ?? "viewer"]}; this needs ${CREDENTIAL_RULES[rule].who}.`);
   }
   if (rule === "read" || rule === "read_or_grant") return;
   if (caller.kind === "token" && caller.scope === "read_only") {

@@ -60,17 +60,24 @@ export async function passwordResetLink(d1: D1Database, tenant: TenantRecord & {
 
 export type OwnerMailOutcome = { sent: true } | { sent: false; reason: string };
 
+/** Which hourly budget a tenant's mail is counted in: the owner's own mails, or the invitations the owner sends. */
+const BUDGETS = {
+  mails: { limit: PUBLIC.mailsPerTenant, words: "this tenant was sent" },
+  invitations: { limit: PUBLIC.invitationsPerTenant, words: "this tenant sent" },
+} as const;
+
 /**
- * Sends a mail to the tenant's owner through the deployment's mail service: at most
- * PUBLIC.mailsPerTenant an hour to one tenant, whoever asks, so nobody can flood an
- * owner's inbox. A mail that does not go is an outcome, not a failure of what sent it.
+ * Sends a mail for the tenant through the deployment's mail service: at most
+ * PUBLIC.mailsPerTenant an hour to one tenant's owner, whoever asks, so nobody can flood an
+ * owner's inbox (and PUBLIC.invitationsPerTenant invitations from it, `budget`). A mail
+ * that does not go is an outcome, not a failure of what sent it.
  */
-export async function sendOwnerMail(env: Env, tenant: Pick<TenantRecord, "id">, mail: Mail): Promise<OwnerMailOutcome> {
+export async function sendOwnerMail(env: Env, tenant: Pick<TenantRecord, "id">, mail: Mail, budget: keyof typeof BUDGETS = "mails"): Promise<OwnerMailOutcome> {
   const service = mailServiceFor(env);
   if (!service) return { sent: false, reason: "this deployment holds no mail service (EMAIL_API_TOKEN, EMAIL_FROM)" };
-  const { free, windowSeconds } = PUBLIC.mailsPerTenant;
-  const { admitted } = await tenantLimiter(env, "mail", tenant.id).admitUnder("mails", free, windowSeconds, Date.now());
-  if (!admitted) return { sent: false, reason: `this tenant was sent ${free} mails in the last hour; ask again later` };
+  const { free, windowSeconds } = BUDGETS[budget].limit;
+  const { admitted } = await tenantLimiter(env, "mail", tenant.id).admitUnder(budget, free, windowSeconds, Date.now());
+  if (!admitted) return { sent: false, reason: `${BUDGETS[budget].words} ${free} ${budget} in the last hour; ask again later` };
   try {
     await service.send(mail);
     return { sent: true };
@@ -112,8 +119,8 @@ export async function verifyOwnerEmail(d1: D1Database, secret: string, now: Date
 }
 
 /**
- * Spends a reset link: the password is set (hashed afresh) and every session of the tenant
- * ends, in one batch. The tenant, or null for a link that is unknown, spent or lapsed
+ * Spends a reset link: the password is set (hashed afresh) and every session signed in with
+ * it (the owner's; people's sessions are their own) ends, in one batch. The tenant, or null for a link that is unknown, spent or lapsed
  * (nothing changed then).
  */
 export async function resetPassword(d1: D1Database, secret: string, password: string, now: Date): Promise<string | null> {
@@ -126,7 +133,7 @@ export async function resetPassword(d1: D1Database, secret: string, password: st
     d1
       .prepare(`UPDATE tenants SET password_salt = ?4, password_hash = ?5, password_iterations = ?6 WHERE id = ${LINK_TENANT}`)
       .bind(hash, "reset_password", at, salt, passwordHash, PASSWORD_ITERATIONS),
-    d1.prepare(`UPDATE sessions SET ended_at = ?3, expires_at = ?3 WHERE tenant_id = ${LINK_TENANT} AND ended_at IS NULL`).bind(hash, "reset_password", at),
+    d1.prepare(`UPDATE sessions SET ended_at = ?3, expires_at = ?3 WHERE tenant_id = ${LINK_TENANT} AND person_id IS NULL AND ended_at IS NULL`).bind(hash, "reset_password", at),
     d1.prepare(SPEND_LINK).bind(hash, "reset_password", at),
   ]);
   return (spent!.results[0] as { tenant_id: string } | undefined)?.tenant_id ?? null;

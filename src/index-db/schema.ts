@@ -9,7 +9,8 @@
  * D1: the cross-tenant indexes. Tenants and their credentials live here so that a
  * request can be authenticated before it is routed to the tenant's own object.
  */
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TIERS } from "../tiers";
 
 export const tenants = sqliteTable(
@@ -61,12 +62,18 @@ export const accessTokens = sqliteTable(
   (t) => [index("access_tokens_tenant").on(t.tenantId)],
 );
 
-/** Browser sessions (`svc_session`). Only a hash of the cookie value is stored. */
+/**
+ * Browser sessions (`svc_session`). Only a hash of the cookie value is stored. A session
+ * signed in with the tenant's password is the owner's (`person_id` null); one signed in
+ * by a person names them, and its tenant is the one the person is working in now (the
+ * practice dashboard's switcher moves it between the tenants where they hold a seat).
+ */
 export const sessions = sqliteTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
     tenantId: text("tenant_id").notNull(),
+    personId: text("person_id"),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
     endedAt: text("ended_at"),
@@ -354,3 +361,71 @@ export const sandboxItems = sqliteTable(
   },
   (t) => [index("sandbox_items_tenant").on(t.tenantId)],
 );
+
+/** What a seat lets its person do in a tenant (src/auth/caller.ts, CREDENTIAL_RULES, says which rules each role passes). */
+export const ROLES = ["owner", "bookkeeper", "viewer"] as const;
+
+/**
+ * People: accounts that sign in by email and password (hashed as the tenant's password is)
+ * and hold seats in tenants. A person is named in the actor of what they do, `person:<id>`.
+ */
+export const people = sqliteTable("people", {
+  /** `p` and 16 hex digits, random. */
+  id: text("id").primaryKey(),
+  /** Lower-cased; one account per address. */
+  email: text("email").notNull().unique(),
+  /** As the person gave it when they accepted their first invitation. */
+  name: text("name").notNull(),
+  passwordSalt: text("password_salt").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  passwordIterations: integer("password_iterations").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** A person's seat in a tenant, with its role; a revoked seat is kept, stamped. One live seat per person and tenant. */
+export const seats = sqliteTable(
+  "seats",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    personId: text("person_id").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    /** The invitation it was accepted from. */
+    invitationId: integer("invitation_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+    /** The actor that revoked it. */
+    revokedBy: text("revoked_by"),
+  },
+  (t) => [
+    uniqueIndex("seats_live").on(t.personId, t.tenantId).where(sql`revoked_at IS NULL`),
+    index("seats_tenant").on(t.tenantId, t.id),
+  ],
+);
+
+/**
+ * Invitations to a seat, sent by email: the link carries a 256-bit random secret of which
+ * only the SHA-256 is kept; it is spent when accepted, and lapses at its expiry or when
+ * the owner withdraws it.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull().unique(),
+    tenantId: text("tenant_id").notNull(),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    /** The actor that invited (`human:<tenant>` or `person:<id>`). */
+    invitedBy: text("invited_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    /** The person who accepted it. */
+    acceptedBy: text("accepted_by"),
+    withdrawnAt: text("withdrawn_at"),
+  },
+  (t) => [index("invitations_tenant").on(t.tenantId, t.id)],
+);
+export type Role = (typeof ROLES)[number];

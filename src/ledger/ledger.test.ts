@@ -15,6 +15,7 @@ import { label, latestDecision, recordHumanJudgement } from "./books/judgements"
 import { createRule } from "./rules/rulebook";
 import { computeVerdict, fileVerdict } from "./reports/parity";
 import { setBooksCurrency } from "./books/currency";
+import { notePerson } from "./books/people";
 import { rollingPnl } from "./reports/pnl";
 import { recordTailAnswers } from "./model/tail-asks";
 import { recordPush } from "./reports/export/push-records";
@@ -85,6 +86,7 @@ describe("the append-only ledger", () => {
       recordPush(db, { exportId: op.id, attempt: 1, status: "pushed", rows: 1, final: true, error: null, at: AT });
       const reply = draftReply(db, "Thanks, noted.", "human:append-only", AT);
       claimRelease(db, reply, "human:append-only", AT);
+      notePerson(db, { id: "p0123456789abcdef", name: "Dana Reyes", email: "dana@books.example" }, AT);
       const rowsIn = (table: string) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)).n;
       for (const table of APPEND_ONLY_TABLES) expect(rowsIn(table), table).toBeGreaterThan(0);
 

@@ -28,6 +28,8 @@ import { reviewQueue } from "./books/review";
 import { searchRows, type SearchFilter } from "./books/search";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
+import { glanceAt, type Glance } from "./glance";
+import { notePerson, type NotedPerson } from "./books/people";
 import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
 import * as sync from "./feed/sync-requests";
@@ -283,6 +285,17 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   recordPush(push: Omit<pushes.PushRecord, "id">): Outcome<null> {
     pushes.recordPush(this.db, push);
     return ok(null);
+  }
+
+  // --- people (src/auth/people.ts) ---
+  /** Notes a person who took a seat, so that explanations name them (the same call again changes nothing). */
+  notePerson(person: NotedPerson): Outcome<null> {
+    notePerson(this.db, person, now());
+    return ok(null);
+  }
+  /** The books at a glance for the practice dashboard. */
+  glance(face: Face): Outcome<Glance> {
+    return ok(glanceAt(this.db, face));
   }
 
   // --- the workspace's reads (src/pages/app) ---

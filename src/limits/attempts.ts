@@ -43,6 +43,8 @@ export const PUBLIC = {
   resets: { free: 10, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
   /** Mails to one tenant's owner (verification, reset) in the window. */
   mailsPerTenant: { free: 5, windowSeconds: HOUR },
+  /** Invitations to a seat mailed for one tenant in the window (its owner invites; its own budget, apart from the owner's mails). */
+  invitationsPerTenant: { free: 20, windowSeconds: HOUR },
 } as const;
 
 export type AttemptKind = "signin" | "confirm" | "public" | "mail";

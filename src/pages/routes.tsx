@@ -10,10 +10,10 @@
  * signed-in tenant lists, mints and revokes its personal access tokens, sets its parity
  * oracle and connects its spreadsheet destinations.
  */
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { requireSameOrigin } from "../auth/caller";
-import { endSession, findLiveSession, SESSION_COOKIE, startSession } from "../auth/sessions";
+import { checkRule, requireSameOrigin, resolveCaller, type Caller } from "../auth/caller";
+import { endSession, SESSION_COOKIE } from "../auth/sessions";
 import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grants";
 import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../auth/signin";
 import { findTenant, setPhone } from "../auth/tenants";
@@ -35,7 +35,7 @@ import { missingForDestinations, sealRefreshToken } from "../exports/spreadsheet
 import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
-import { AppPage } from "./app/layout";
+import { AppPage, RefusalPage } from "./app/layout";
 import { gatherSettings, MeterSection, SyncSection } from "./app/settings";
 import { faceFor } from "../ledger/face";
 import { textProblem, type TextLines } from "../input/control-characters";
@@ -43,10 +43,12 @@ import { integerProblem } from "../input/numbers";
 
 export const pages = new Hono<{ Bindings: Env }>();
 
-function SignIn(props: { error?: string; tenant?: string }) {
+/** The sign-in page: the owner's (the tenant's handle and password), and a person's (their email and password). */
+export function SignIn(props: { error?: string; tenant?: string; personError?: string; email?: string }) {
   return (
     <Page title="Sign in">
       <h1>Sign in</h1>
+      <h2>The owner</h2>
       {props.error ? <p class="error" role="alert">{props.error}</p> : null}
       <form method="post" action="/signin">
         <label for="tenant">Tenant</label>
@@ -54,6 +56,15 @@ function SignIn(props: { error?: string; tenant?: string }) {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
+      </form>
+      <h2>A bookkeeper, a viewer or anyone invited</h2>
+      {props.personError ? <p class="error" role="alert">{props.personError}</p> : null}
+      <form method="post" action="/signin/person">
+        <label for="person-email">Email</label>
+        <input id="person-email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+        <label for="person-password">Password</label>
+        <input id="person-password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">Continue with your email</button>
       </form>
       <p>
         <a href="/password-reset">Forgot the password?</a> · New here? <a href="/signup">Sign up</a>.
@@ -143,12 +154,48 @@ pages.post("/signout", async (c) => {
   return c.redirect("/signin", 303);
 });
 
-/** The signed-in tenant, or undefined (the page then sends the browser to /signin). */
-export async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
-  const value = getCookie(c, SESSION_COOKIE);
-  if (!value) return undefined;
-  return (await findLiveSession(c.env.INDEX_DB, value, new Date()))?.tenantId;
+/**
+ * The signed-in owner's session (the `session` rule of CREDENTIAL_RULES, as the API's
+ * owner-only operations): its caller, or undefined without a live session (the page then
+ * sends the browser to /signin). Any other role is refused (`role_refused`, 403; the
+ * settings pages answer it with a page, `ownerPagesOnly`).
+ */
+export async function sessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
+  if (!getCookie(c, SESSION_COOKIE)) return undefined;
+  const now = new Date();
+  let caller: Caller;
+  try {
+    caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, now);
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "credential_refused" || error.code === "credential_missing")) return undefined;
+    throw error;
+  }
+  if (caller.kind !== "session") return undefined;
+  checkRule(caller, "session", c.req.raw, now);
+  return caller;
 }
+
+/** The signed-in owner's tenant, or undefined (sessionCaller). */
+export async function sessionTenant(c: Context<{ Bindings: Env }>): Promise<string | undefined> {
+  return (await sessionCaller(c))?.tenant.id;
+}
+
+/** The settings pages are the owner's: a person of another role gets a refusal page (403 `role_refused`), never the settings. */
+export const ownerPagesOnly: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+  try {
+    await sessionCaller(c);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "role_refused") {
+      return c.html(<RefusalPage status={403} title="Not allowed" detail={error.detail} />, 403);
+    }
+    throw error;
+  }
+  await next();
+};
+
+pages.use("/settings", ownerPagesOnly);
+pages.use("/settings/*", ownerPagesOnly);
+pages.use("/app/settings", ownerPagesOnly);
 
 export interface SettingsProps {
   env: Env;
@@ -426,25 +473,27 @@ pages.post("/settings/grants/:id/revoke", async (c) => {
 
 pages.post("/settings/messages", async (c) => {
   requireSameOrigin(c.req.raw);
-  const tenantId = await sessionTenant(c);
-  if (!tenantId) return c.redirect("/signin", 303);
+  const caller = await sessionCaller(c);
+  if (!caller) return c.redirect("/signin", 303);
+  const tenantId = caller.tenant.id;
   const typed = String((await formOf(c)).body ?? "");
   const refused = textNotice("reply", typed, "multi");
   if (refused) return c.html(<Settings env={c.env} tenant={tenantId} notice={refused} />, 400);
   const body = typed.trim().slice(0, 1600);
   if (body === "") return c.html(<Settings env={c.env} tenant={tenantId} notice="Write the reply first." />, 400);
-  settle(await ledgerOf(c.env, tenantId).draftReply(body, `human:${tenantId}`));
+  settle(await ledgerOf(c.env, tenantId).draftReply(body, caller.actor));
   return c.html(<Settings env={c.env} tenant={tenantId} notice="The draft is saved; it is sent only when you release it." />, 201);
 });
 
 pages.post("/settings/messages/:id/release", async (c) => {
   requireSameOrigin(c.req.raw);
-  const tenantId = await sessionTenant(c);
-  if (!tenantId) return c.redirect("/signin", 303);
+  const caller = await sessionCaller(c);
+  if (!caller) return c.redirect("/signin", 303);
+  const tenantId = caller.tenant.id;
   const messageId = idOf(c);
   if (messageId === null) return c.html(<Settings env={c.env} tenant={tenantId} notice={NOT_AN_ID} />, 400);
   const outcome = await refusalNotice(async () => {
-    const sent = await releaseDraft(c.env, tenantId, messageId, `human:${tenantId}`);
+    const sent = await releaseDraft(c.env, tenantId, messageId, caller.actor);
     return sent === "sent" ? "The reply is sent." : "The reply could not be sent; it is listed as failed.";
   });
   return c.html(<Settings env={c.env} tenant={tenantId} notice={outcome.notice} />, outcome.status);

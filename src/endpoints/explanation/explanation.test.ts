@@ -97,7 +97,7 @@ describe("explain_transaction", () => {
     expect(answer.body).toMatchObject({ side: "A", src_id: id, category: "Supplies", engine: "human", defect: "" });
     expect(answer.body.citations).toHaveLength(1);
     const [cited] = answer.body.citations;
-    expect(cited).toEqual({ kind: "human", actor: `human:${t.tenant}`, at: expect.stringMatching(ISO_UTC), op: "categorize", category: "Supplies", carried_from: null });
+    expect(cited).toEqual({ kind: "human", actor: `human:${t.tenant}`, person: null, at: expect.stringMatching(ISO_UTC), op: "categorize", category: "Supplies", carried_from: null });
     expect(cited.at >= judgedBefore && cited.at <= judgedAfter).toBe(true);
     expect(answer.body.sentence).toBe(`A:${id} is Supplies by human:${t.tenant} via categorize on ${cited.at}.`);
   });

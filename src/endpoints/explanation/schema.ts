@@ -17,9 +17,21 @@ const humanCitation = z
   .object({
     kind: z.literal("human").openapi({ description: "A person (or their token) decided the line.", example: "human" }),
     actor: z.string().openapi({
-      description: "Who judged: `human:<tenant>` for a session, `token:<tenant>:<kid>` for a personal access token.",
-      example: "human:acme-bakery",
+      description:
+        "Who judged: `human:<tenant>` for the owner's session (signed in with the tenant's password), `person:<id>` for a person's session (someone holding a seat in the tenant, who signed in by email), `token:<tenant>:<kid>` for a personal access token.",
+      example: "person:p3f9a0c1b2d4e5f60",
     }),
+    person: z
+      .object({
+        id: z.string().openapi({ description: "The person's id (`p` and 16 hex digits).", example: "p3f9a0c1b2d4e5f60" }),
+        name: z.string().openapi({ description: "The person's name, as noted when they took their seat in the tenant.", example: "Dana Reyes" }),
+        email: z.string().openapi({ description: "The person's email, as noted when they took their seat.", example: "dana@reyes-books.example" }),
+      })
+      .nullable()
+      .openapi({
+        description: "The person a `person:<id>` actor names (the sentence names them too); null for the owner's session and for a token.",
+        example: { id: "p3f9a0c1b2d4e5f60", name: "Dana Reyes", email: "dana@reyes-books.example" },
+      }),
     at: z.string().openapi({
       description: "When the judgement was made (ISO 8601 UTC); for a carried judgement, when it was first made.",
       example: "2026-11-20T14:03:11.000Z",

@@ -16,7 +16,7 @@ describe("get_me", () => {
       retracted: 0,
       total_cents: 0,
       by_category: [],
-      auth: { kind: "session", scope: "read_write", kid: null, actor: `human:${t.tenant}` },
+      auth: { kind: "session", scope: "read_write", kid: null, actor: `human:${t.tenant}`, role: "owner" },
       visible_from: null,
       vault_rows: 0,
       visible_rows: 0,

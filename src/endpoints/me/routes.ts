@@ -18,7 +18,7 @@ export const getMe = defineEndpoint({
     return {
       ...summary,
       // An auditor token never gets here (its only endpoint is the auditor view).
-      auth: { kind: caller.kind as "session" | "token", scope: caller.scope as "read_only" | "read_write", kid: caller.kid, actor: caller.actor },
+      auth: { kind: caller.kind as "session" | "token", scope: caller.scope as "read_only" | "read_write", kid: caller.kid, actor: caller.actor, role: caller.role as "owner" | "bookkeeper" | "viewer" },
       visible_from: face.visibleFrom,
     };
   },

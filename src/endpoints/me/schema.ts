@@ -27,6 +27,11 @@ export const booksSummaryResponse = z
         scope: z.enum(["read_only", "read_write"]).openapi({ description: "What the credential may do.", example: "read_write" }),
         kid: z.string().nullable().openapi({ description: "The token's key id; null for a session.", example: "9f3b2c1d0a4e5f67" }),
         actor: z.string().openapi({ description: "The actor recorded for this caller's writes.", example: "token:acme-bakery:9f3b2c1d0a4e5f67" }),
+        role: z.enum(["owner", "bookkeeper", "viewer"]).openapi({
+          description:
+            "The caller's role in the tenant, which the credential rules read: a person's session has its seat's role; the owner's session and a personal access token (which only the owner mints) are the owner's.",
+          example: "owner",
+        }),
       })
       .openapi({ description: "Which credential let the caller in." }),
     visible_from: z.string().nullable().openapi({ description: "The floor stored at sign-up; null when none.", example: "2026-01-01" }),

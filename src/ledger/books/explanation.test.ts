@@ -57,16 +57,16 @@ describe("citation builders", () => {
 
   it("a human decision cites the actor, the time, the verb and where it was carried from", () => {
     const d = decision({ engine: "human", actor: "token:acme:abcd", op: "label" });
-    expect(humanCitation(d)).toEqual([{ kind: "human", actor: "token:acme:abcd", at: AT, op: "label", category: "Meals", carried_from: null }]);
+    expect(humanCitation(d)).toEqual([{ kind: "human", actor: "token:acme:abcd", person: null, at: AT, op: "label", category: "Meals", carried_from: null }]);
     const carried = decision({ engine: "human", actor: "human:acme", carriedFromAId: 9 });
     expect(decisionCitations(carried)).toEqual([
-      { kind: "human", actor: "human:acme", at: AT, op: null, category: "Meals", carried_from: { side: "A", src_id: 9 } },
+      { kind: "human", actor: "human:acme", person: null, at: AT, op: null, category: "Meals", carried_from: { side: "A", src_id: 9 } },
     ]);
   });
 
   it("a human unset is a citation with no category", () => {
     const d = decision({ engine: "human", actor: "human:acme", op: "categorize", category: null });
-    expect(decisionCitations(d)).toEqual([{ kind: "human", actor: "human:acme", at: AT, op: "categorize", category: null, carried_from: null }]);
+    expect(decisionCitations(d)).toEqual([{ kind: "human", actor: "human:acme", person: null, at: AT, op: "categorize", category: null, carried_from: null }]);
   });
 
   it("a model decision cites its version and confidence (ppm -> 0..1), and the duh band when it reaches the floor", () => {
@@ -112,7 +112,7 @@ describe("citation builders", () => {
 
 describe("renderSentence", () => {
   const rule: Citation = { kind: "rule", rule_key: "coffee-shops", revision: 2, category: "Meals" };
-  const human: Citation = { kind: "human", actor: "human:acme", at: AT, op: null, category: "Meals", carried_from: null };
+  const human: Citation = { kind: "human", actor: "human:acme", person: null, at: AT, op: null, category: "Meals", carried_from: null };
 
   it("renders a rule", () => {
     expect(renderSentence(A12, [rule])).toBe("A:12 is Meals by rule coffee-shops (revision 2).");
@@ -122,6 +122,15 @@ describe("renderSentence", () => {
     expect(renderSentence(A12, [human])).toBe(`A:12 is Meals by human:acme on ${AT}.`);
     expect(renderSentence(A12, [{ ...human, op: "adjudicate" }])).toBe(`A:12 is Meals by human:acme via adjudicate on ${AT}.`);
     expect(renderSentence(A12, [{ ...human, carried_from: { side: "A", src_id: 9 } }])).toBe(`A:12 is Meals by human:acme on ${AT}, carried from A:9.`);
+  });
+
+  it("names the person a person's actor is, beside the actor", () => {
+    const person = { id: "p0123456789abcdef", name: "Dana Reyes", email: "dana@books.example" };
+    expect(renderSentence(A12, [{ ...human, actor: `person:${person.id}`, person, op: "label" }])).toBe(`A:12 is Meals by Dana Reyes (person:${person.id}) via label on ${AT}.`);
+    const d = decision({ engine: "human", actor: `person:${person.id}`, op: "label" });
+    expect(decisionCitations(d, { personOf: (actor) => (actor === `person:${person.id}` ? person : null) })).toEqual([
+      { kind: "human", actor: `person:${person.id}`, person, at: AT, op: "label", category: "Meals", carried_from: null },
+    ]);
   });
 
   it("renders a human unset as a return to the queue", () => {

@@ -13,6 +13,7 @@ import { headerOfCategory } from "./categories";
 import type { LedgerHandle } from "../store/db";
 import type { Face } from "../face";
 import { latestDecision } from "./judgements";
+import { personOfActor, type NotedPerson } from "./people";
 import { bLines, type decisions } from "../store/schema";
 import { noSuchLine, ok, type Outcome } from "../outcome";
 
@@ -33,6 +34,8 @@ export interface RuleCitation {
 export interface HumanCitation {
   kind: "human";
   actor: string;
+  /** The person a `person:<id>` actor names, as the ledger noted them; null for the owner's session or a token. */
+  person: NotedPerson | null;
   /** When the judgement was made (for a carried one: when it was first made). */
   at: string;
   /** The verb, when the ledger recorded it. */
@@ -96,6 +99,8 @@ export interface ExplanationOptions {
    * the band. Unknown until the model exists, so no band is cited by default.
    */
   duhBandFloor?: number | null;
+  /** The person an actor names (`person:<id>`), to name who judged; none named by default. */
+  personOf?: (actor: string) => NotedPerson | null;
 }
 
 const PPM = 1_000_000;
@@ -107,12 +112,13 @@ export function ruleCitation(d: Decision): RuleCitation[] {
   return [{ kind: "rule", rule_key: d.ruleKey, revision: d.ruleRevision, category: d.category }];
 }
 
-export function humanCitation(d: Decision): HumanCitation[] {
+export function humanCitation(d: Decision, person: NotedPerson | null = null): HumanCitation[] {
   if (d.engine !== "human" || d.actor === null) return [];
   return [
     {
       kind: "human",
       actor: d.actor,
+      person,
       at: d.decidedAt,
       op: d.op,
       category: d.category,
@@ -156,7 +162,7 @@ export function decisionCitations(d: Decision, options: ExplanationOptions = {})
     case "rule":
       return ruleCitation(d);
     case "human":
-      return humanCitation(d);
+      return humanCitation(d, d.actor === null ? null : (options.personOf?.(d.actor) ?? null));
     case "model":
       return modelCitations(d, options.duhBandFloor ?? null);
     case "tail":
@@ -180,7 +186,8 @@ function decidedClause(c: Citation): string | null {
       const what = c.category === null ? "was returned to the queue" : `is ${c.category}`;
       const via = c.op === null ? "" : ` via ${c.op}`;
       const carried = c.carried_from === null ? "" : `, carried from ${c.carried_from.side}:${c.carried_from.src_id}`;
-      return `${what} by ${c.actor}${via} on ${c.at}${carried}`;
+      const who = c.person === null ? c.actor : `${c.person.name} (${c.actor})`;
+      return `${what} by ${who}${via} on ${c.at}${carried}`;
     }
     case "model":
       return `is ${c.category} by model ${c.model_version} at confidence ${c.confidence}`;
@@ -241,7 +248,7 @@ export function explanationOf(db: LedgerHandle, face: Face, side: Side, srcId: n
   const subject: Subject = { side, src_id: srcId, twin_a_id: twin?.aId ?? null };
 
   const decided = latestDecision(db, aId);
-  const citations = decided ? decisionCitations(decided, options) : [];
+  const citations = decided ? decisionCitations(decided, { personOf: (actor) => personOfActor(db, actor), ...options }) : [];
   // The pocket is cited beside the decider, never in place of it.
   if (decided?.category && citations.length > 0 && headerOfCategory(db, decided.category) === "draw") {
     citations.push(pocketCitation(decided.category));

@@ -182,7 +182,7 @@ export const decisions = sqliteTable(
     aId: integer("a_id").notNull(),
     category: text("category"),
     engine: text("engine", { enum: ["human", "rule", "model", "tail"] }).notNull(),
-    /** For a human: `human:<tenant>` or `token:<tenant>:<kid>`. */
+    /** For a human: `human:<tenant>` (the owner's session), `person:<id>` (a person's session) or `token:<tenant>:<kid>`. */
     actor: text("actor"),
     /** The human verb that made the decision (null for rules and models). */
     op: text("op", { enum: ["categorize", "label", "adjudicate"] }),
@@ -429,7 +429,20 @@ export const booksCurrency = sqliteTable("books_currency", {
   setAt: text("set_at").notNull(),
 });
 
-/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012, 0023 and 0025). */
+/**
+ * The people named in this ledger's actors (`person:<id>`): their name and email as they
+ * were when the person took a seat in the tenant, so that an explanation names who judged
+ * without a read of the index. Noted once per person.
+ */
+export const people = sqliteTable("people", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  personId: text("person_id").notNull().unique(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  notedAt: text("noted_at").notNull(),
+});
+
+/** Tables whose rows can never be updated or deleted (triggers in migrations 0001, 0003, 0006, 0008, 0010, 0012, 0023, 0025 and 0028). */
 export const APPEND_ONLY_TABLES = [
   "bank_connections",
   "bank_connection_events",
@@ -455,6 +468,7 @@ export const APPEND_ONLY_TABLES = [
   "messages",
   "message_events",
   "books_currency",
+  "people",
 ] as const;
 
 /** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */

@@ -1,14 +1,17 @@
 /**
  * Who may reach a workspace page, by the API's own credential rules (CREDENTIAL_RULES):
- * a page that reads is `read`, an action is `write`, so one table governs the pages and
- * the API. The credential is resolved as the API resolves it; a browser without a live
+ * a page that reads is `read`, an action is `write`, what only the owner does is `session`,
+ * so one table governs the pages and the API, roles included (a viewer's action is refused
+ * as the API refuses it, `role_refused`). The credential is resolved as the API resolves it; a browser without a live
  * session is sent to /signin. An action made with a session must come from this origin
  * (checkRule's same-origin check: with the SameSite=Lax cookie, the pages' defence
  * against a forged form).
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
 import type { z } from "zod";
 import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../../auth/caller";
+import { findLiveSession, SESSION_COOKIE } from "../../auth/sessions";
 import { ledgerOf, type Env } from "../../env";
 import { ApiError } from "../../errors";
 import { faceFor, type Face } from "../../ledger/face";
@@ -32,10 +35,17 @@ export function fromHtmx(c: Context): boolean {
   return c.req.header("hx-request") === "true";
 }
 
-/** The sign-in page, where a browser with no live session goes (htmx follows the header with a full navigation). */
-function toSignIn(c: Context): Response {
-  if (fromHtmx(c)) return c.body(null, 200, { "hx-redirect": "/signin" });
-  return c.redirect("/signin", 303);
+/**
+ * Where a browser whose session reaches nothing goes (htmx follows the header with a full
+ * navigation): the sign-in page, or for a person whose seat in the session's business was
+ * revoked, the practice dashboard, which lists the seats they still hold.
+ */
+async function away(c: Context<WorkspaceEnv>, now: Date): Promise<Response> {
+  const value = getCookie(c, SESSION_COOKIE);
+  const session = value === undefined ? undefined : await findLiveSession(c.env.INDEX_DB, value, now);
+  const to = session?.personId ? "/app/practice" : "/signin";
+  if (fromHtmx(c)) return c.body(null, 200, { "hx-redirect": to });
+  return c.redirect(to, 303);
 }
 
 export function access(rule: CredentialRule): MiddlewareHandler<WorkspaceEnv> {
@@ -45,7 +55,7 @@ export function access(rule: CredentialRule): MiddlewareHandler<WorkspaceEnv> {
     try {
       caller = await resolveCaller(c.req.raw, c.env.INDEX_DB, now);
     } catch (error) {
-      if (error instanceof ApiError && (error.code === "credential_missing" || error.code === "credential_refused")) return toSignIn(c);
+      if (error instanceof ApiError && (error.code === "credential_missing" || error.code === "credential_refused")) return away(c, now);
       throw error;
     }
     await limitCredential(c.env, caller.rateKey);

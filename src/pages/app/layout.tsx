@@ -5,16 +5,34 @@
  * some actions happen in place.
  */
 import type { Child } from "hono/jsx";
+import { CREDENTIAL_RULES, type Caller } from "../../auth/caller";
+import type { Role } from "../../index-db/schema";
 
-export type Area = "review" | "transactions" | "rules" | "reports" | "settings";
+export type Area = "review" | "transactions" | "rules" | "reports" | "settings" | "people" | "practice";
 
-const AREAS: { area: Area; href: string; name: string }[] = [
-  { area: "review", href: "/app/review", name: "Review" },
-  { area: "transactions", href: "/app/transactions", name: "Transactions" },
-  { area: "rules", href: "/app/rules", name: "Rules" },
-  { area: "reports", href: "/app/reports", name: "Reports" },
-  { area: "settings", href: "/app/settings", name: "Settings" },
+/** Each area, and whom the navigation shows it to: Settings and People by the `session` rule's roles (the owner's), Practice to a person. */
+const AREAS: { area: Area; href: string; name: string; shown: (who: Who) => boolean }[] = [
+  { area: "review", href: "/app/review", name: "Review", shown: () => true },
+  { area: "transactions", href: "/app/transactions", name: "Transactions", shown: () => true },
+  { area: "rules", href: "/app/rules", name: "Rules", shown: () => true },
+  { area: "reports", href: "/app/reports", name: "Reports", shown: () => true },
+  { area: "settings", href: "/app/settings", name: "Settings", shown: (who) => CREDENTIAL_RULES.session.roles.includes(who.role) },
+  { area: "people", href: "/app/people", name: "People", shown: (who) => CREDENTIAL_RULES.session.roles.includes(who.role) },
+  { area: "practice", href: "/app/practice", name: "Practice", shown: (who) => who.person !== null },
 ];
+
+/** Who the page is shown to: their role in the tenant, and the person (null for the owner's session). */
+export interface Who {
+  role: Role;
+  person: { name: string } | null;
+}
+
+const OWNER: Who = { role: "owner", person: null };
+
+/** A caller as the frame shows them (an auditor never sees a page). */
+export function whoOf(caller: Pick<Caller, "role" | "person">): Who {
+  return { role: caller.role ?? "viewer", person: caller.person };
+}
 
 /**
  * htmx as the workspace uses it: no eval and no scripts from answers (the pages' CSP allows
@@ -49,10 +67,13 @@ export interface AppPageProps {
   area: Area;
   tenant: string;
   queue: number;
+  /** Who is signed in; the owner's session when not given. */
+  who?: Who;
   children: Child;
 }
 
 export function AppPage(props: AppPageProps) {
+  const who = props.who ?? OWNER;
   return (
     <html lang="en">
       <head>
@@ -69,10 +90,11 @@ export function AppPage(props: AppPageProps) {
         <header class="top">
           <p class="brand">
             Ledger <span class="tenant">· {props.tenant}</span>
+            <span class="who" data-testid="who"> · {who.person ? `${who.person.name}, ${who.role}` : "owner"}</span>
           </p>
           <nav aria-label="Workspace">
             <ul>
-              {AREAS.map((a) => (
+              {AREAS.filter((a) => a.shown(who)).map((a) => (
                 <li>
                   <a href={a.href} aria-current={a.area === props.area ? "page" : undefined}>
                     {a.name}
@@ -88,6 +110,7 @@ export function AppPage(props: AppPageProps) {
         </header>
         <main id="main" tabindex={-1}>
           <h1>{props.title}</h1>
+          {who.role === "viewer" ? <p class="notice" data-testid="viewer-notice">You are a viewer here: you can read everything, and change nothing.</p> : null}
           {props.children}
         </main>
         <div id="announce" class="vh" role="status" aria-live="polite"></div>
@@ -112,7 +135,7 @@ export function RefusalPage(props: { status: number; title: string; detail: stri
           <p class="brand">Ledger</p>
           <nav aria-label="Workspace">
             <ul>
-              {AREAS.map((a) => (
+              {AREAS.filter((a) => a.area !== "practice").map((a) => (
                 <li><a href={a.href}>{a.name}</a></li>
               ))}
             </ul>

@@ -15,7 +15,7 @@ import { SECTIONS, WINDOWS, type SectionName, type WindowName } from "../../ledg
 import type { PnlViewWindow } from "../../ledger/reports/pnl-view";
 import { access, readQuery, type WorkspaceEnv } from "./access";
 import { PnlChart } from "./chart";
-import { AppPage } from "./layout";
+import { AppPage, whoOf } from "./layout";
 import { lineHref, money, Notice, Pager, query, TextField, when } from "./ui";
 
 export const reports = new Hono<WorkspaceEnv>();
@@ -59,7 +59,7 @@ reports.get("/", access("read"), async (c) => {
   const view = settle(pnl);
   const filed = settle(verdicts).verdicts;
   return c.html(
-    <AppPage title="Reports" area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title="Reports" area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       <form method="get" action="/app/reports" class="filters" aria-label="The day the report ends on">
         <TextField id="as-of" name="as_of" label="Ending on" type="date" value={asOf} />
         <div class="field">
@@ -217,7 +217,7 @@ reports.get("/lines", access("read"), async (c) => {
   const { from, to, transactions, total, cents } = settle(found);
   const what = `${SECTION_WORDS[q.section]}${q.category ? `: ${q.category}` : ""}`;
   return c.html(
-    <AppPage title={what} area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title={what} area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       <p>
         The {total.toLocaleString("en-US")} booked {total === 1 ? "line" : "lines"} behind {what}, {from} to {to}: {money(cents, false)} as the section counts
         it. <a href={`/app/reports${query({ as_of: q.as_of })}`}>Back to the report</a>
@@ -261,7 +261,7 @@ reports.get("/verdicts/:asOf", access("read"), async (c) => {
   const found = settle(filed);
   if (!found) {
     return c.html(
-      <AppPage title={`Verdict for ${asOf}`} area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+      <AppPage title={`Verdict for ${asOf}`} area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
         <p>No verdict is filed for {asOf}. <a href="/app/reports#verdicts">The verdicts</a></p>
       </AppPage>,
       404,
@@ -269,7 +269,7 @@ reports.get("/verdicts/:asOf", access("read"), async (c) => {
   }
   const { verdict } = found;
   return c.html(
-    <AppPage title={`Verdict for ${asOf}`} area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title={`Verdict for ${asOf}`} area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       <p>
         Revision {verdict.revision}, filed {when(found.filed_at)} by {found.actor}. Difference coefficient{" "}
         <strong>{verdict.coefficient.toFixed(4)}</strong> (0 when the books and the oracle agree on all twelve numbers).{" "}
@@ -360,7 +360,7 @@ reports.get("/exports/:id", access("read"), async (c) => {
   const { record, pushes } = settle(found);
   const view = exportView(record, pushes, new URL(c.req.url).origin);
   return c.html(
-    <AppPage title={`Export ${id}`} area="reports" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title={`Export ${id}`} area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {view.kind === "bundle" ? (
         <>
           <Notice>The books are exported as of {when(view.created_at)}.</Notice>

@@ -16,7 +16,7 @@ import type { Suggestion } from "../../ledger/model/suggestions";
 import { paramInteger, singleLineText, multiLineText } from "../../endpoints/shared";
 import { access, fromHtmx, readQuery, type Workspace, type WorkspaceEnv } from "./access";
 import { categoryChoices, type CategoryChoices } from "./categories";
-import { AppPage, QueueCount } from "./layout";
+import { AppPage, QueueCount, whoOf } from "./layout";
 import { ErrorSummary, fieldErrors, lineHref, money, Notice, Pager, percent, query, type FieldErrors } from "./ui";
 
 export const review = new Hono<WorkspaceEnv>();
@@ -169,7 +169,7 @@ async function ReviewPage({ ws, page, decided, refusals, bulkErrors, lineErrors,
   const { lines, total } = settle(queue);
   const justDecided = decidedRows.flatMap((d) => (d.ok ? [d.value.row] : []));
   return (
-    <AppPage title="Review" area="review" tenant={ws.caller.tenant.id} queue={total}>
+    <AppPage title="Review" area="review" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={total}>
       {lineErrors ? (
         <ErrorSummary errors={lineErrors.errors} labels={{ category: `Category for A:${lineErrors.line}`, reason: "Reason", page: "Page" }} ids={{ category: `cat-${lineErrors.line}` }} />
       ) : null}

@@ -1,6 +1,7 @@
 /**
- * The workspace at /app: Review, Transactions, Rules, Reports and Settings, for the
- * tenant's people in a browser. Every page is server-rendered and works with JavaScript
+ * The workspace at /app: Review, Transactions, Rules, Reports, Settings and People, for the
+ * tenant's people in a browser, and the practice dashboard of a person with seats in
+ * several businesses. Every page is server-rendered and works with JavaScript
  * off; each reads and writes through the tenant's object as the API does, under the same
  * credential rules (access.ts). A refusal is a page in the service's words, never a
  * problem document.
@@ -10,6 +11,8 @@ import { ApiError } from "../../errors";
 import { fromHtmx, type WorkspaceEnv } from "./access";
 import { assets } from "./assets";
 import { RefusalPage } from "./layout";
+import { peoplePages } from "./people";
+import { practice } from "./practice";
 import { reports } from "./reports";
 import { review } from "./review";
 import { rules } from "./rules";
@@ -25,6 +28,8 @@ workspace.route("/transactions", transactions);
 workspace.route("/rules", rules);
 workspace.route("/reports", reports);
 workspace.route("/settings", settings);
+workspace.route("/people", peoplePages);
+workspace.route("/practice", practice);
 workspace.all("*", (c) => {
   throw ApiError.notFound(`Nothing is served at ${new URL(c.req.url).pathname}.`);
 });

@@ -14,7 +14,7 @@ import type { DryRun } from "../../ledger/rules/dry-run";
 import { matchProblem, MATCH_KINDS, type MatchKind, type Rule, type RuleInput } from "../../ledger/rules/rule";
 import { access, fromHtmx, readQuery, type Workspace, type WorkspaceEnv } from "./access";
 import { categoryChoices } from "./categories";
-import { AppPage } from "./layout";
+import { AppPage, whoOf } from "./layout";
 import { ErrorSummary, fieldErrors, filled, lineHref, money, Notice, query, SelectField, TextField, when, type FieldErrors } from "./ui";
 
 export const rules = new Hono<WorkspaceEnv>();
@@ -58,7 +58,7 @@ rules.get("/", access("read"), async (c) => {
   const [book, queue] = await Promise.all([ws.ledger.listRules(), ws.ledger.queueSize(ws.face)]);
   const rulebook = settle(book);
   return c.html(
-    <AppPage title="Rules" area="rules" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title="Rules" area="rules" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {notice.saved ? (
         <Notice>
           Rule <strong>{notice.saved}</strong> is saved{notice.decided !== undefined ? `; it decided ${notice.decided.toLocaleString("en-US")} ${notice.decided === 1 ? "line" : "lines"} of the queue` : ""}.
@@ -138,7 +138,7 @@ rules.get("/revisions", access("read"), async (c) => {
   const [revisions, queue] = await Promise.all([ws.ledger.ruleRevisions(key), ws.ledger.queueSize(ws.face)]);
   const all = settle(revisions);
   return c.html(
-    <AppPage title={`Rule ${key}`} area="rules" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title={`Rule ${key}`} area="rules" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       <p>
         Every revision of the rule, the newest first: the newest is the rule as it stands. <a href="/app/rules">The rulebook</a>
       </p>
@@ -267,7 +267,7 @@ async function RuleFormPage({ ws, fields, back, from, errors }: RuleFormInput) {
   const [queue, choices, book] = await Promise.all([ws.ledger.queueSize(ws.face), categoryChoices(ws), ws.ledger.listRules()]);
   const existing = settle(book).find((r) => r.rule_key === fields.rule_key?.trim());
   return (
-    <AppPage title="A rule" area="rules" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title="A rule" area="rules" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {errors ? <ErrorSummary errors={errors} labels={RULE_LABELS} ids={RULE_IDS} /> : null}
       <p>
         A rule decides every line in the queue it matches when it is saved, and every matching line that arrives later. Lines

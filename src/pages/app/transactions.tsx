@@ -16,7 +16,7 @@ import { ENGINES, type FoundRow, type SearchFilter } from "../../ledger/books/se
 import type { Engine } from "../../ledger/books/explanation";
 import { access, fromHtmx, type Workspace, type WorkspaceEnv } from "./access";
 import { categoryChoices, type CategoryChoices } from "./categories";
-import { AppPage } from "./layout";
+import { AppPage, whoOf } from "./layout";
 import { ErrorSummary, fieldErrors, filled, lineHref, money, Notice, Pager, percent, query, SelectField, TextField, when, type FieldErrors } from "./ui";
 
 export const transactions = new Hono<WorkspaceEnv>();
@@ -83,7 +83,7 @@ async function SearchPage({ ws, typed, filter, page = 1, errors }: { ws: Workspa
   ]);
   const results = found ? settle(found) : null;
   return (
-    <AppPage title="Transactions" area="transactions" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title="Transactions" area="transactions" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {errors ? <ErrorSummary errors={errors} labels={FILTER_LABELS} ids={Object.fromEntries(Object.keys(FILTER_LABELS).map((f) => [f, `f-${f}`]))} /> : null}
       <form method="get" action="/app/transactions" role="search" aria-label="Search the books">
         <div class="filters">
@@ -248,7 +248,7 @@ async function LinePage({ ws, side, id, explained, notice, refusal, errors, type
   const { row, lineage, raw } = settle(detail);
   const { a_id: aId, decisions } = settle(history);
   return (
-    <AppPage title={row.description} area="transactions" tenant={ws.caller.tenant.id} queue={settle(queue)}>
+    <AppPage title={row.description} area="transactions" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {errors ? <ErrorSummary errors={errors} labels={{ category: "Category", reason: "Reason", action: "Action" }} ids={{ category: "line-category", reason: "line-reason", action: "line-category" }} /> : null}
       {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       {notice === "decided" ? (
@@ -392,7 +392,7 @@ export function ExplanationWords({ explanation }: { explanation: Explanation }) 
                   </li>
                 );
               case "human":
-                return <li>{c.actor} decided it{c.op ? ` (${c.op})` : ""} on {when(c.at)}.</li>;
+                return <li>{c.person ? `${c.person.name} (${c.actor})` : c.actor} decided it{c.op ? ` (${c.op})` : ""} on {when(c.at)}.</li>;
               case "model":
                 return <li>The local model {c.model_version}, {percent(c.confidence)} sure.</li>;
               case "duh_band":
