@@ -283,7 +283,8 @@ describe("one bookkeeper over many businesses: the practice dashboard", () => {
   let stranger: SandboxTenant;
   let bookkeeper: Person;
   beforeAll(async () => {
-    [first, second, stranger] = await Promise.all([bakery({ lines: 6 }), bakery({ lines: 3 }), createTenant()]);
+    // The dashboard shows each business's last sync: their lines come through the queue.
+    [first, second, stranger] = await Promise.all([bakery({ lines: 6, syncedThroughQueue: true }), bakery({ lines: 3, syncedThroughQueue: true }), createTenant()]);
     bookkeeper = await seatPerson(first, "bookkeeper", "Pat Practice");
     // Invited to a second business: the address has an account, so its password adds the seat.
     const secret = await invite(second, bookkeeper.email, "viewer");
