@@ -116,17 +116,17 @@ export function filedVerdictJson(db: LedgerHandle, asOf: string, revision: numbe
   if (!row) {
     return notFound(revision === null ? `No parity verdict is filed for ${asOf}.` : `No revision ${revision} of the parity verdict for ${asOf} is filed.`);
   }
-  const stored = JSON.parse(row.verdict) as Omit<Verdict, "match" | "unexplained"> & Partial<Pick<Verdict, "unexplained">>;
+  const stored = storedVerdict(row.verdict);
   return ok(
     toJson({
       verdict: {
         as_of: stored.as_of,
         revision: stored.revision,
         filed_at: row.filedAt,
-        match: stored.coefficient === 0,
+        match: stored.match,
         coefficient: stored.coefficient,
         deltas: stored.deltas,
-        unexplained: stored.unexplained ?? unexplainedOf(stored.deltas, stored.localisations),
+        unexplained: stored.unexplained,
         localisations: stored.localisations,
         oracle: { ...originOf(row), report: new JsonFragment(row.oracle) },
       },
@@ -144,7 +144,11 @@ export interface FiledVerdict {
 export function verdictOn(db: LedgerHandle, asOf: string): FiledVerdict | undefined {
   const row = db.select().from(parityVerdicts).where(eq(parityVerdicts.asOf, asOf)).orderBy(desc(parityVerdicts.revision)).limit(1).get();
   if (!row) return undefined;
-  const stored = JSON.parse(row.verdict) as Omit<Verdict, "match" | "unexplained"> & Partial<Pick<Verdict, "unexplained">>;
-  const verdict: Verdict = { ...stored, match: stored.coefficient === 0, unexplained: stored.unexplained ?? unexplainedOf(stored.deltas, stored.localisations) } as Verdict;
-  return { verdict, filed_at: row.filedAt, actor: row.actor };
+  return { verdict: storedVerdict(row.verdict), filed_at: row.filedAt, actor: row.actor };
+}
+
+/** A stored verdict whole: `match` and `unexplained` are functions of its numbers, so one filed before they were kept reads with them too. */
+function storedVerdict(json: string): Verdict {
+  const stored = JSON.parse(json) as Omit<Verdict, "match" | "unexplained"> & Partial<Pick<Verdict, "unexplained">>;
+  return { ...stored, match: stored.coefficient === 0, unexplained: stored.unexplained ?? unexplainedOf(stored.deltas, stored.localisations) } as Verdict;
 }
