@@ -1,6 +1,6 @@
 /**
  * A merchant taught in one bank's text is recognised in another's: for each shape of text
- * that defeated a fixed merchant key (issue 24), a tenant labels the merchant's lines as
+ * that defeated a fixed merchant key, a tenant labels the merchant's lines as
  * one bank prints them, its feed also holds lines printed in the other shape (a second
  * account at another bank), and a new line in that shape is decided, inside the duh band,
  * to the merchant's category.
