@@ -77,6 +77,43 @@ export async function spendPublicAttempt(env: Env, kind: keyof Pick<typeof PUBLI
   }
 }
 
+/** A sign-up as the public asks for it (the API's body, the page's form), in the words of `sign_up`. */
+export interface PublicSignUp {
+  tenant: string;
+  business_name: string;
+  tier: Tier;
+  password: string;
+  owner_email: string;
+  phone?: string;
+  terms_accepted: boolean;
+  idempotency_key?: string;
+}
+
+/**
+ * The one path of a public sign-up, for the API and the page alike: the client address's
+ * limit spent, then `signUp` with the owner texted by default and no visibility floor.
+ */
+export async function signUpPublicly(env: Env, body: PublicSignUp, address: string | null, origin: string, now: Date): Promise<SignedUp> {
+  await spendPublicAttempt(env, "signups", address, now);
+  return signUp(
+    env,
+    {
+      tenant: body.tenant,
+      businessName: body.business_name,
+      tier: body.tier,
+      password: body.password,
+      ownerEmail: body.owner_email,
+      phone: body.phone ?? "",
+      smsEnabled: true,
+      visibleFrom: null,
+      termsAccepted: body.terms_accepted,
+      idempotencyKey: body.idempotency_key ?? null,
+    },
+    origin,
+    now,
+  );
+}
+
 /**
  * Signs a tenant up (steps above). `origin` is where the emailed link points. The mail
  * is sent once the rows are written; a mail that does not go does not undo the sign-up

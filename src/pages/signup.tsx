@@ -11,7 +11,7 @@ import { requireSameOrigin } from "../auth/caller";
 import { randomSecret } from "../auth/crypto";
 import { emailVerificationLink, liveEmailLink, passwordResetLink, resetPassword, sendOwnerMail, verifyOwnerEmail, RESET_LINK_MINUTES } from "../auth/owner-mail";
 import { SESSION_COOKIE, startSession } from "../auth/sessions";
-import { HANDLE_RULE, signUp, spendPublicAttempt } from "../auth/signup";
+import { HANDLE_RULE, signUpPublicly, spendPublicAttempt } from "../auth/signup";
 import { findTenant } from "../auth/tenants";
 import { PASSWORD_LENGTH, signUpBody } from "../endpoints/signup/schema";
 import type { Env } from "../env";
@@ -97,24 +97,7 @@ accountPages.post("/signup", async (c) => {
   const now = new Date();
   let tenant = "";
   const outcome = await refusalNotice(async () => {
-    await spendPublicAttempt(c.env, "signups", address(c), now);
-    const signed = await signUp(
-      c.env,
-      {
-        tenant: body.tenant,
-        businessName: body.business_name,
-        tier: body.tier,
-        password: body.password,
-        ownerEmail: body.owner_email,
-        phone: body.phone ?? "",
-        smsEnabled: true,
-        visibleFrom: null,
-        termsAccepted: body.terms_accepted,
-        idempotencyKey: body.idempotency_key ?? null,
-      },
-      origin(c),
-      now,
-    );
+    const signed = await signUpPublicly(c.env, body, address(c), origin(c), now);
     tenant = signed.tenant.id;
     return "";
   });

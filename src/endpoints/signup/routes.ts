@@ -1,4 +1,4 @@
-import { signUp, spendPublicAttempt } from "../../auth/signup";
+import { signUpPublicly } from "../../auth/signup";
 import { definePublicEndpoint } from "../define";
 import { signUpBody, signUpResponse } from "./schema";
 
@@ -25,24 +25,7 @@ export const signUpTenant = definePublicEndpoint({
     rate_limited: "The general rate limit per client address, or this operation's own: 5 sign-ups an hour per client address, then waits doubling from 1 s (with `Retry-After`).",
   },
   async handler({ env, body, origin, address, now }) {
-    await spendPublicAttempt(env, "signups", address, now);
-    const signed = await signUp(
-      env,
-      {
-        tenant: body.tenant,
-        businessName: body.business_name,
-        tier: body.tier,
-        password: body.password,
-        ownerEmail: body.owner_email,
-        phone: body.phone ?? "",
-        smsEnabled: true,
-        visibleFrom: null,
-        termsAccepted: body.terms_accepted,
-        idempotencyKey: body.idempotency_key ?? null,
-      },
-      origin,
-      now,
-    );
+    const signed = await signUpPublicly(env, body, address, origin, now);
     const mail = signed.verificationMail;
     return {
       tenant: signed.tenant.id,
