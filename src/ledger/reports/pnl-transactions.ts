@@ -10,7 +10,7 @@ import { currentBooksCurrency } from "../books/currency";
 import { UNCATEGORISED } from "../books/reads";
 import type { LedgerHandle } from "../store/db";
 import type { Face } from "../face";
-import { BOOKED_LABELS, DERIVED, labelPlacer, SECTIONS, windowDays, type BaseSection, type Placement, type SectionName, type WindowName } from "./pnl";
+import { BOOKED_LABELS, DERIVED, labelPlacer, SECTIONS, windowDays, type BaseSection, type PnlTransaction, type Placement, type SectionName, type WindowName } from "./pnl";
 
 /** The sections a page can be asked of, and the unknown-label line. */
 export const PNL_PARTS = [...SECTIONS, "unknown_label"] as const;
@@ -27,13 +27,7 @@ export interface PnlTransactionsAsk {
   perPage: number;
 }
 
-export interface PnlTransactionEntry {
-  side: "A" | "B";
-  src_id: number;
-  posted_on: string;
-  description: string;
-  amount_cents: number;
-  period: "current" | "prior";
+export interface PnlTransactionEntry extends PnlTransaction {
   category: string;
 }
 
