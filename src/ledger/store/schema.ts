@@ -513,7 +513,7 @@ export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).exist
  * repeats it as written, since SQLite proves a partial index usable from literal terms.
  */
 export const EXCEPTION_STATES = ["in books", "pending"] as const satisfies readonly (typeof LINE_STATES)[number][];
-export const EXCEPTIONS_QUEUE = `category IS NULL AND state IN (${EXCEPTION_STATES.map((s) => `'${s}'`).join(", ")})`;
+export const EXCEPTIONS_QUEUE = `category IS NULL AND ${anyOf("state", EXCEPTION_STATES)}`;
 
 /**
  * The rows of relation C decided by anything but a rule: a partial index's condition (as
@@ -521,7 +521,17 @@ export const EXCEPTIONS_QUEUE = `category IS NULL AND state IN (${EXCEPTION_STAT
  * decided stay out, so `run_rules` writes no entry of it; they are most of a book, and a
  * search for them walks the list order.
  */
-export const DECIDED_NOT_BY_RULE = `engine IN ('human', 'model', 'tail')`;
+export const DECIDED_NOT_BY_RULE = anyOf("engine", ["human", "model", "tail"]);
+
+/**
+ * `column = 'a' OR column = 'b' ...`: a partial index's condition that a column holds one
+ * of a few values. Not `IN (...)`: SQLite checks a partial index's condition on every
+ * row an UPDATE of its columns touches, and builds an `IN` list's lookup table afresh
+ * for each (a 100,000-line `run_rules` paid about a quarter of a second for it).
+ */
+function anyOf(column: string, values: readonly string[]): string {
+  return `(${values.map((value) => `${column} = '${value}'`).join(" OR ")})`;
+}
 
 /**
  * Relation C, maintained: one row per line, kept equal to `c_rows_derived` by triggers
