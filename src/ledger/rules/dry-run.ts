@@ -7,7 +7,7 @@
 import type { Face } from "../face";
 import { sql } from "drizzle-orm";
 import { findRow, type Row } from "../books/reads";
-import { queueIsSmall } from "../books/undecided";
+import { queueIsSmall, UNDECIDED_ROW } from "../books/undecided";
 import type { LedgerHandle } from "../store/db";
 import { EXCEPTIONS_QUEUE } from "../store/schema";
 import { compileRulebook, matcherOf } from "./matching";
@@ -61,8 +61,7 @@ export function dryRunRule(db: LedgerHandle, face: Face, input: RuleInput, sampl
 
 /**
  * The undecided lines on the face a rule may match, in line order, read from relation C
- * alone: side-A rows in books or pending (no line event) whose engine is null (no
- * decision), as `undecidedLines` defines them, without the lines' provider records. A
+ * alone (`UNDECIDED_ROW`), without the lines' provider records. A
  * sign is tested in SQL, a rule's words on the trigram index. The queue's index names the
  * candidates when the queue is a small part of the books; otherwise the rows are read in
  * key order.
@@ -72,7 +71,7 @@ function candidatesOf(db: LedgerHandle, face: Face, rule: Rule): Candidate[] {
   const sign = rule.match_kind !== "amount_sign" ? sql`` : rule.match_value === "in" ? sql`AND amount_cents > 0` : sql`AND amount_cents < 0`;
   return db.all<Candidate>(sql`
     SELECT src_id AS aId, description, amount_cents AS amountCents FROM c_rows
-    WHERE side = 'A' AND state IN ('in books', 'pending') AND engine IS NULL
+    WHERE ${UNDECIDED_ROW}
       ${queueIsSmall(db) ? sql`AND ${sql.raw(EXCEPTIONS_QUEUE)}` : sql``}
       ${face.effectiveFrom ? sql`AND posted_on >= ${face.effectiveFrom}` : sql``} ${sign}
       ${words ? sql`AND src_id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${words} AND rowid & 1 = 0)` : sql``}
