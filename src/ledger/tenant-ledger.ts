@@ -29,6 +29,7 @@ import { searchRows, type SearchFilter } from "./books/search";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
 import { glanceAt, type Glance } from "./glance";
+import { settingsView, type SettingsAsk, type SettingsView } from "./settings-view";
 import { notePerson, type NotedPerson } from "./books/people";
 import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
@@ -292,6 +293,10 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   notePerson(person: NotedPerson): Outcome<null> {
     notePerson(this.db, person, now());
     return ok(null);
+  }
+  /** Everything the settings page reads of the books, in one call. */
+  settingsView(face: Face, ask: SettingsAsk): Outcome<SettingsView> {
+    return ok(settingsView(this.db, face, ask));
   }
   /** The books at a glance for the practice dashboard. */
   glance(face: Face): Outcome<Glance> {

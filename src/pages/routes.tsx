@@ -215,23 +215,19 @@ export async function Settings(props: SettingsProps) {
   const ledger = ledgerOf(props.env, props.tenant);
   const found = await findTenant(d1, props.tenant);
   const face = faceFor(found!, now);
-  // Each read is its own: all at once.
-  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
+  // Each read is its own: all at once (the books' part in one call to the object).
+  const [tokens, oracle, lastRun, destinations, grants, { books, gathered }] = await Promise.all([
     listTokens(d1, props.tenant),
     oracleSourceOf(d1, props.tenant),
     lastOracleRun(d1, props.tenant),
     liveDestinations(d1, props.tenant),
     listGrants(d1, props.tenant, now),
-    ledger.messages(50),
-    ledger.drafts(),
-    ledger.connections(),
-    ledger.queueSize(face),
     gatherSettings(d1, ledger, props.tenant, face, now),
   ]);
   const tenant = found!;
-  const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
+  const { messages: thread, drafts, connections, queue } = books;
   return (
-    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
+    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={queue}>
       {props.minted ? (
         <section aria-label="New token">
           <h2>Your new token</h2>
