@@ -27,7 +27,7 @@ import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
-import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { oracleSourceOf, setOracleSource } from "../index-db/oracle";
 import { mayLinkBanks } from "../banks/linking";
 import { AccountSection } from "./account";
 import { BanksSection } from "./banks";
@@ -216,10 +216,10 @@ export async function Settings(props: SettingsProps) {
   const found = await findTenant(d1, props.tenant);
   const face = faceFor(found!, now);
   // Each read is its own: all at once.
-  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
+  const [tokens, oracle, lastRunOutcome, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
     listTokens(d1, props.tenant),
     oracleSourceOf(d1, props.tenant),
-    lastOracleRun(d1, props.tenant),
+    ledger.lastOracleRun(),
     liveDestinations(d1, props.tenant),
     listGrants(d1, props.tenant, now),
     ledger.messages(50),
@@ -229,7 +229,7 @@ export async function Settings(props: SettingsProps) {
     gatherSettings(d1, ledger, props.tenant, face, now),
   ]);
   const tenant = found!;
-  const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
+  const [thread, drafts, connections, lastRun] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome), settle(lastRunOutcome)];
   return (
     <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
       {props.minted ? (
