@@ -634,7 +634,7 @@ export interface paths {
         };
         /**
          * List the parity verdicts
-         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. `from` and `to` bound the day; `revisions=all` lists every revision instead of each day's newest. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each (`status` `filed`) says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. A daily run that filed no verdict is listed beside them (`status` `failed`) with why (`error`: the oracle's answer, or the job queue giving up on the day). `from` and `to` bound the day; `revisions=latest` lists each day's verdict (or, for a day without one, its last failed run), `revisions=all` every revision and every failed run. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
          */
         get: operations["list_parity_verdicts"];
         put?: never;
@@ -654,7 +654,7 @@ export interface paths {
         };
         /**
          * Read one parity verdict
-         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day; for a day whose daily run failed, the 404 says why. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
          */
         get: operations["get_parity_verdict"];
         put?: never;
@@ -2813,25 +2813,30 @@ export interface components {
             }[];
         };
         ParityVerdictHistory: {
-            /** @description This page's verdicts, newest day first, then newest revision first. */
-            verdicts: components["schemas"]["ParityVerdictSummary"][];
+            /** @description This page's verdicts (`status` `filed`) and the daily runs that filed none (`failed`), newest day first, then newest first within a day (a verdict's revisions in order). With `revisions=latest`, a day's entry is its verdict, or, for a day without one, its last failed run. */
+            verdicts: (components["schemas"]["ParityVerdictSummary"] | components["schemas"]["ParityFailedRun"])[];
             /**
              * @description The page served.
              * @example 1
              */
             page: number;
             /**
-             * @description Verdicts per page, after the cap.
+             * @description Entries per page, after the cap.
              * @example 50
              */
             per_page: number;
             /**
-             * @description Verdicts matched, over every page.
+             * @description Entries matched, over every page.
              * @example 31
              */
             total: number;
         };
         ParityVerdictSummary: {
+            /**
+             * @description `filed`: a verdict (`match` says whether it matched). A day the daily run filed none for is listed `failed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "filed";
             /**
              * @description The day the verdict is for.
              * @example 2026-11-20
@@ -2893,6 +2898,44 @@ export interface components {
              * @example cron:daily-parity
              */
             filed_by: string;
+        };
+        /** @description A daily run that filed no parity verdict for its day, and why. */
+        ParityFailedRun: {
+            /**
+             * @description `failed`: the daily run filed no verdict for the day; `error` says why. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "failed";
+            /**
+             * @description The day the run was to file the verdict for.
+             * @example 2026-11-21
+             */
+            as_of: string;
+            /**
+             * @description The daily run's scheduled time (ISO 8601, UTC).
+             * @example 2026-11-21T11:00:00.000Z
+             */
+            ran_at: string;
+            /**
+             * @description When the failure was recorded (ISO 8601, UTC).
+             * @example 2026-11-21T11:00:03.518Z
+             */
+            recorded_at: string;
+            /**
+             * @description Why no verdict was filed: the oracle's answer (unreachable, an HTTP error, not the structured report), or the job queue giving up on the day's run.
+             * @example the oracle answered HTTP 500
+             */
+            error: string;
+            /**
+             * @description The oracle source's address, without query or fragment (never its secret).
+             * @example https://reports.example.com/pnl.json
+             */
+            oracle_url: string;
+            /**
+             * @description `cron:daily-parity` (the run ended on the oracle's failure) or `service:job-queue` (every delivery of the day's run failed, and the queue gave up on it).
+             * @example cron:daily-parity
+             */
+            recorded_by: string;
         };
         FiledParityVerdict: {
             /** @description The verdict as filed, with its oracle. */
@@ -7373,11 +7416,11 @@ export interface operations {
                 from?: string;
                 /** @description Inclusive upper bound on the verdict's day (`as_of`). */
                 to?: string;
-                /** @description `latest` (the default): each day's newest revision, the day's verdict. `all`: every revision filed. */
+                /** @description `latest` (the default): each day's newest revision, the day's verdict (or, for a day without one, its last failed run). `all`: every revision filed and every failed run. */
                 revisions?: "latest" | "all";
                 /** @description 1-based page number. */
                 page?: number;
-                /** @description Verdicts per page. Default 50; values above 100 are clamped to 100. */
+                /** @description Entries per page. Default 50; values above 100 are clamped to 100. */
                 per_page?: number;
             };
             header?: never;
@@ -7386,7 +7429,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the verdict history. */
+            /** @description A page of the verdict history: verdicts, and the daily runs that filed none. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7543,7 +7586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: No verdict is filed for the day, or no such revision of it. */
+            /** @description `not_found`: No verdict is filed for the day (the detail names the day's failed oracle run, if any), or no such revision of it. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -134,21 +134,6 @@ export const oracleSources = sqliteTable("oracle_sources", {
   setAt: text("set_at").notNull(),
 });
 
-/** Each daily parity run per tenant: the verdict it filed, or why it could not. */
-export const oracleRuns = sqliteTable(
-  "oracle_runs",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull(),
-    ranAt: text("ran_at").notNull(),
-    asOf: text("as_of").notNull(),
-    status: text("status", { enum: ["filed", "failed"] }).notNull(),
-    revision: integer("revision"),
-    error: text("error"),
-  },
-  (t) => [index("oracle_runs_tenant").on(t.tenantId, t.id)],
-);
-
 /**
  * A tenant's spreadsheet destinations for export (connected on /settings). A destination
  * is live until it is disconnected; `export_books` pushes to the newest live one. Its

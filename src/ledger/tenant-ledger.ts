@@ -44,6 +44,7 @@ import { ok, type Outcome } from "./outcome";
 import { auditorViewJson, type AuditorViewAsk } from "./reports/auditor";
 import * as pushes from "./reports/export/push-records";
 import * as snapshot from "./reports/export/snapshot";
+import * as oracleRuns from "./reports/oracle-runs";
 import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
 import * as verdicts from "./reports/verdicts";
@@ -256,6 +257,15 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
       }
     }
     return ok(outcome);
+  }
+  oracleRunAt(ranAt: string): Outcome<oracleRuns.OracleRun | null> {
+    return ok(oracleRuns.oracleRunAt(this.db, ranAt) ?? null);
+  }
+  lastOracleRun(): Outcome<oracleRuns.OracleRun | null> {
+    return ok(oracleRuns.lastOracleRun(this.db) ?? null);
+  }
+  recordFailedRun(run: oracleRuns.FailedRun): Outcome<boolean> {
+    return ok(oracleRuns.recordFailedRun(this.db, run, now()));
   }
   verdicts(filter: verdicts.VerdictFilter, page: number, perPage: number): Outcome<ReturnType<typeof verdicts.listVerdicts>> {
     return ok(verdicts.listVerdicts(this.db, filter, page, perPage));

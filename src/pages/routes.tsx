@@ -27,7 +27,7 @@ import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
-import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { oracleSourceOf, setOracleSource } from "../index-db/oracle";
 import { mayLinkBanks } from "../banks/linking";
 import { AccountSection } from "./account";
 import { BanksSection } from "./banks";
@@ -216,16 +216,15 @@ export async function Settings(props: SettingsProps) {
   const found = await findTenant(d1, props.tenant);
   const face = faceFor(found!, now);
   // Each read is its own: all at once (the books' part in one call to the object).
-  const [tokens, oracle, lastRun, destinations, grants, { books, gathered }] = await Promise.all([
+  const [tokens, oracle, destinations, grants, { books, gathered }] = await Promise.all([
     listTokens(d1, props.tenant),
     oracleSourceOf(d1, props.tenant),
-    lastOracleRun(d1, props.tenant),
     liveDestinations(d1, props.tenant),
     listGrants(d1, props.tenant, now),
     gatherSettings(d1, ledger, props.tenant, face, now),
   ]);
   const tenant = found!;
-  const { messages: thread, drafts, connections, queue } = books;
+  const { messages: thread, drafts, connections, queue, lastOracleRun: lastRun } = books;
   return (
     <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={queue}>
       {props.minted ? (
