@@ -829,6 +829,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the people and their roles
+         * @description The tenant's owner, the people who hold a live seat (each with its role and every role it held, with who made each change) and the invitations still pending. Add people with invite_person (POST /api/v1/people/invitations): the person accepts the mailed link in a browser. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        get: operations["list_people"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone to a seat
+         * @description Mails `email` a single-use link to a seat with `role`, which lapses after 7 days; accepting it (in a browser) makes the person's account, or adds the seat to the account that address has, and signs them in. A new invitation to the same address withdraws the pending one. An address whose person holds a seat here already is 409 `already_seated` (change that seat's role instead); the owner's own email is 400. At most 20 invitations a tenant an hour are mailed: past that, or where the mail service refuses, the invitation is filed and the answer says it was not sent. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["invite_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/invitations/{invitation_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an invitation
+         * @description Stamps the invitation withdrawn: its link opens nothing from now. Withdrawing again (or a lapsed one) answers it as it stands. One accepted is 409 `invitation_accepted`: its person holds the seat, so revoke the seat instead. Takes no body. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["withdraw_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/seats/{seat_id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a seat's role
+         * @description Appends the seat's new role (the roles before it stay listed, with who changed each): the person's very next request has it. The role it holds already appends nothing (`changed: false`). A revoked seat is 409 `seat_revoked`: a new seat needs a new invitation. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["change_seat_role"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/seats/{seat_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a seat
+         * @description Stamps the seat revoked (it is kept, listed nowhere live): the person's sessions in this business reach nothing from their next request, and their seats elsewhere are untouched. Revoking again answers the revoked seat unchanged. Takes no body. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["revoke_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3376,6 +3476,191 @@ export interface components {
                 /** @description The provider's record, verbatim. */
                 raw?: unknown;
             }[];
+        };
+        People: {
+            /** @description The tenant's owner, who signs in with the tenant's handle and password: always an owner, never a seat. */
+            owner: {
+                /**
+                 * @description The owner's email (a sandbox sign-up may have none).
+                 * @example owner@acme-bakery.example
+                 */
+                email: string | null;
+                /**
+                 * @description Whether a link mailed to it was followed.
+                 * @example true
+                 */
+                email_verified: boolean;
+            };
+            /** @description The live seats, oldest first. */
+            people: components["schemas"]["Seat"][];
+            /** @description The invitations still pending, newest first. */
+            invitations: components["schemas"]["Invitation"][];
+        };
+        Seat: {
+            /**
+             * @description The seat's id in the service.
+             * @example 12
+             */
+            seat_id: number;
+            /**
+             * @description The person's id; their actor is `person:<person_id>`.
+             * @example p3f9c1a7e5b2d4c60
+             */
+            person_id: string;
+            /**
+             * @description The person's name, as they gave it when they accepted their first invitation.
+             * @example Dana Reyes
+             */
+            name: string;
+            /**
+             * @description The person's email (lower-cased): where their invitations and password resets go.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+            /**
+             * @description When the seat was taken (the invitation accepted).
+             * @example 2026-11-20T15:04:05.000Z
+             */
+            since: string;
+            /**
+             * @description When the seat was revoked; null while it is live. Never unset.
+             * @example null
+             */
+            revoked_at: string | null;
+            /**
+             * @description Who revoked it: `human:<tenant>` (the owner's session) or `person:<id>` (a co-owner's); null while it is live.
+             * @example null
+             */
+            revoked_by: string | null;
+            /** @description Every role the seat held, oldest first: the role it was taken with, then each change. The last is `role`. */
+            roles: {
+                /**
+                 * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+                 * @example bookkeeper
+                 * @enum {string}
+                 */
+                role: "owner" | "bookkeeper" | "viewer";
+                /**
+                 * @description From when.
+                 * @example 2026-11-20T15:04:05.000Z
+                 */
+                at: string;
+                /**
+                 * @description Whose act: for the first, who sent the invitation; then who changed the role.
+                 * @example human:acme-bakery
+                 */
+                by: string;
+            }[];
+        };
+        Invitation: {
+            /**
+             * @description The invitation's id.
+             * @example 5
+             */
+            invitation_id: number;
+            /**
+             * @description Where it was mailed (lower-cased).
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+            /**
+             * @description `pending`: its link can be accepted; `accepted`: its person holds the seat; `withdrawn`: its link opens nothing; `lapsed`: its 7 days passed.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "withdrawn" | "lapsed";
+            /**
+             * @description Who sent it: `human:<tenant>` or `person:<id>`.
+             * @example human:acme-bakery
+             */
+            invited_by: string;
+            /**
+             * @description When it was sent.
+             * @example 2026-11-20T15:04:05.000Z
+             */
+            created_at: string;
+            /**
+             * @description When its link lapses, unless accepted or withdrawn first.
+             * @example 2026-11-27T15:04:05.000Z
+             */
+            expires_at: string;
+            /**
+             * @description When it was accepted; null until then.
+             * @example null
+             */
+            accepted_at: string | null;
+            /**
+             * @description When it was withdrawn (by the owner, or by a newer invitation to the same address); null until then.
+             * @example null
+             */
+            withdrawn_at: string | null;
+            /**
+             * @description Who withdrew it (or sent the newer invitation that did); null until then.
+             * @example null
+             */
+            withdrawn_by: string | null;
+        };
+        Invited: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * @description `sent`: the link was mailed; `not_sent`: it could not be (the invitation stays pending: withdraw it and invite again later).
+             * @example sent
+             * @enum {string}
+             */
+            invitation_email: "sent" | "not_sent";
+            /**
+             * @description Why the mail was not sent, or null.
+             * @example null
+             */
+            invitation_email_problem: string | null;
+        };
+        InvitePerson: {
+            /**
+             * Format: email
+             * @description Where to mail the invitation; compared lower-cased.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+        };
+        InvitationAnswer: {
+            invitation: components["schemas"]["Invitation"];
+        };
+        SeatRoleChanged: {
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description False when the seat held that role already (nothing was appended).
+             * @example true
+             */
+            changed: boolean;
+        };
+        SeatRoleChange: {
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+        };
+        SeatAnswer: {
+            seat: components["schemas"]["Seat"];
         };
     };
     responses: never;
@@ -8679,6 +8964,703 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "auditor_only" | "grant_revoked" | "grant_expired";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    list_people: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["People"];
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    invite_person: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitePerson"];
+            };
+        };
+        responses: {
+            /** @description The invitation, filed, and whether its mail went. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invited"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `already_seated`: The address's person holds a live seat here already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "already_seated";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    withdraw_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id. */
+                invitation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAnswer"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business sent no invitation with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `invitation_accepted`: The invitation was accepted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invitation_accepted";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    change_seat_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat's id. */
+                seat_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatRoleChange"];
+            };
+        };
+        responses: {
+            /** @description The seat with its role, and whether it changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatRoleChanged"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business has no seat with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `seat_revoked`: The seat was revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "seat_revoked";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    revoke_seat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat's id. */
+                seat_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAnswer"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business has no seat with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
                     };
                 };
             };

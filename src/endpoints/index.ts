@@ -30,6 +30,7 @@ import { explainTransaction } from "./explanation/routes";
 import { signUpTenant } from "./signup/routes";
 import { getConnection, listConnections } from "./connections/routes";
 import { getParityVerdict, listParityVerdicts } from "./verdicts/routes";
+import { changeSeatRole, invitePerson, listPeople, revokeSeat, withdrawInvitation } from "./people/routes";
 
 export const endpoints: readonly Endpoint[] = [
   // Signing up: the one public operation.
@@ -84,4 +85,10 @@ export const endpoints: readonly Endpoint[] = [
   revokeAuditorGrant,
   listAuditorGrants,
   getAuditorView,
+  // People and their seats: the owner's.
+  listPeople,
+  invitePerson,
+  withdrawInvitation,
+  changeSeatRole,
+  revokeSeat,
 ];
