@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Get one bank connection
-         * @description One of the tenant's bank connections and its status. 404 for an id the tenant does not hold.
+         * @description One of the tenant's bank connections, its status and its history: every change of status, each naming who made it (the owner, a co-owner by name, or the service). 404 for an id the tenant does not hold.
          */
         get: operations["get_connection"];
         put?: never;
@@ -1470,6 +1470,40 @@ export interface components {
         };
         BankConnectionAnswer: {
             connection: components["schemas"]["BankConnection"];
+            /** @description Every change of its status, oldest first: linked, a login wanted, repaired, disconnected, each naming who or what made it. */
+            history: components["schemas"]["BankConnectionEvent"][];
+        };
+        BankConnectionEvent: {
+            /**
+             * @description The status it came to have.
+             * @example disconnected
+             * @enum {string}
+             */
+            status: "connected" | "login_required" | "error" | "disconnected";
+            /**
+             * @description Why, in words: the bank's error, or who did it (a person by name).
+             * @example disconnected by Dana Reyes (person:p3f9c1a7e5b2d4c60)
+             */
+            detail: string;
+            /**
+             * @description Who or what did it: `human:<tenant>` (the owner's session), `person:<id>` (a co-owner's session), or the service: `aggregator:webhook` (the aggregator's word on the item), `service:sync-watcher` (what a sync found).
+             * @example person:p3f9c1a7e5b2d4c60
+             */
+            actor: string;
+            /** @description The person a `person:<id>` actor names, as they were when they took their seat; null for any other actor. */
+            person: {
+                /** @example p3f9c1a7e5b2d4c60 */
+                id: string;
+                /** @example Dana Reyes */
+                name: string;
+                /** @example dana@books.example */
+                email: string;
+            } | null;
+            /**
+             * @description When.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
         };
         Usage: {
             /** @description Bank connections in use against the cap this surface enforces. */

@@ -192,7 +192,7 @@ async function completeLink(env: Env, tenant: TenantRecord, link: BankLinkRow, o
   if (result.state === "exited") return { kind: "left", reason: result.reason };
 
   if (repair) {
-    const marked = settle(await ledger.recordConnectionStatus(repair.id, "connected", "signed in again in the aggregator's update mode", actor));
+    const marked = settle(await ledger.repairConnection(repair.id, actor));
     await askForSync(env, tenant.id, actor);
     return { kind: "repaired", connection: marked.connection };
   }
