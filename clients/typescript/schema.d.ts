@@ -21,6 +21,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Mails a single-use link to reset a password, which works for an hour: the owner's (give the tenant's handle; the link goes only to the owner's verified email) or a person's (give their email). Needs no credential. The answer is the same whether or not there is such an account, so it tells nobody who has one. Each client address may ask 10 times an hour, then waits (429 `rate_limited` with `Retry-After`); no account is mailed more than 5 times an hour. Then reset_password (POST /api/v1/password-reset/new) with the link's token, or follow the link in a browser. Not a tool on the tool face: it is for someone who cannot sign in, and its limit is per client address.
+         */
+        post: operations["request_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password-reset/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description Spends a reset link (its `token`) and sets the new password of its account, the owner's or a person's; every session signed in with the old password ends (a person's in every business). Needs no credential: the token is the proof. A token unknown, used already or past its hour is 404, and nothing changes. Not a tool on the tool face: it is for someone who cannot sign in, and its limit is per client address.
+         */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -1079,6 +1119,78 @@ export interface components {
              * @example 6f1f7c2a-9a8e-4d1b-b3b4-2f0d6f0e9a51
              */
             idempotency_key?: string;
+        };
+        PasswordResetRequested: {
+            /**
+             * @description Always true: the answer is the same whether or not there is such an account.
+             * @example true
+             * @enum {boolean}
+             */
+            requested: true;
+            /**
+             * @description How long a mailed link works (once).
+             * @example 60
+             */
+            link_minutes: number;
+            /**
+             * @description What happened, in words that say nothing of whether the account exists.
+             * @example If that email is the account of someone invited to a business here, a link to reset the password was mailed to it.
+             */
+            detail: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * @description The owner's: the tenant's handle. Give this or `email`, not both.
+             * @example acme-bakery
+             */
+            tenant?: string;
+            /**
+             * Format: email
+             * @description A person's (a bookkeeper's, a viewer's, anyone invited): their email. Give this or `tenant`, not both.
+             * @example dana@books.example
+             */
+            email?: string;
+        };
+        PasswordSet: {
+            /**
+             * @description Whose password was set: the tenant's owner's, or a person's.
+             * @example person
+             * @enum {string}
+             */
+            account: "owner" | "person";
+            /**
+             * @description The tenant, for the owner's; null for a person's.
+             * @example null
+             */
+            tenant: string | null;
+            /**
+             * @description Where the link was mailed.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description Every session signed in with the old password has ended.
+             * @example true
+             * @enum {boolean}
+             */
+            sessions_ended: true;
+            /**
+             * @description Where to sign in with the new password.
+             * @example https://ledger.example/signin
+             */
+            sign_in: string;
+        };
+        NewPassword: {
+            /**
+             * @description The secret of the mailed link: its `token` query parameter.
+             * @example q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c
+             */
+            token: string;
+            /**
+             * @description The new password (10 to 200 characters); kept only as a PBKDF2 hash.
+             * @example a brand new password
+             */
+            password: string;
         };
         BooksSummary: {
             /**
@@ -3831,6 +3943,223 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "email_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    request_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Asked (whether or not a link went). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequested"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limit per client address, or this operation's own: 10 password resets an hour per client address, then waits doubling from 1 s (with `Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPassword"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordSet"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `not_found`: The link is unknown, used already or past its hour. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
                     };
                 };
             };

@@ -67,6 +67,12 @@ export async function askForPasswordReset(
   request.defer(sendPersonMail(env, person.id, mail).catch((error: unknown) => console.error(`a reset link for ${person.id} could not be mailed:`, error)));
 }
 
+/** What asking for a reset answers, in words that are the same whether or not the account exists. */
+export function resetAskedWords(account: ResetAccount): string {
+  const whose = "email" in account ? "that email is the account of someone invited to a business here" : "that tenant's owner has a verified email";
+  return `If ${whose}, a link to reset the password was mailed to it; it works once, within ${RESET_LINK_MINUTES} minutes.`;
+}
+
 /** Whose password a spent link set: the owner's (the tenant's) or a person's. */
 export type PasswordSet = { account: "owner"; tenantId: string; email: string } | { account: "person"; personId: string; email: string };
 

@@ -31,6 +31,8 @@ export interface PublicCall<P, Q, B> {
   origin: string;
   /** The client's address where the deployment trusts the platform to report it (null: unknown), for the attempt limits and the public operations' limits. */
   address: string | null;
+  /** Runs work after the answer is sent (a mail whose sending must not show in the answer's time). */
+  defer: (work: Promise<unknown>) => void;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -280,6 +282,7 @@ function build<P, Q, B>(
       now: new Date(),
       origin: new URL(c.req.url).origin,
       address: clientAddress(c.req.raw, c.env),
+      defer: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,

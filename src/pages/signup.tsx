@@ -10,7 +10,7 @@ import { setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/caller";
 import { randomSecret } from "../auth/crypto";
 import { emailVerificationLink, liveEmailLink, sendOwnerMail, verifyOwnerEmail } from "../auth/owner-mail";
-import { askForPasswordReset, resetPassword, RESET_LINK_MINUTES, type ResetAccount } from "../auth/password-reset";
+import { askForPasswordReset, resetAskedWords, resetPassword, type ResetAccount } from "../auth/password-reset";
 import { SESSION_COOKIE, startSession } from "../auth/sessions";
 import { HANDLE_RULE, signUpPublicly } from "../auth/signup";
 import { findTenant } from "../auth/tenants";
@@ -198,8 +198,7 @@ accountPages.post("/password-reset", async (c) => {
     if (!(error instanceof ApiError) || error.retryAfterSeconds === undefined) throw error;
     return c.html(<ResetRequestPage error={error.detail} />, 429, { "retry-after": String(error.retryAfterSeconds) });
   }
-  const whose = "email" in account ? "that email is the account of someone invited to a business here" : "that tenant's owner has a verified email";
-  return c.html(<ResetRequestPage notice={`If ${whose}, a link to reset the password was mailed to it; it works once, within ${RESET_LINK_MINUTES} minutes.`} />);
+  return c.html(<ResetRequestPage notice={resetAskedWords(account)} />);
 });
 
 function NewPasswordPage(props: { token: string; whose: string; error?: string }) {
