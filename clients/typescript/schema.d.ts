@@ -1604,11 +1604,20 @@ export interface components {
             actor: string;
             /** @description The person a `person:<id>` actor names, as they were when they took their seat; null for any other actor. */
             person: {
-                /** @example p3f9c1a7e5b2d4c60 */
+                /**
+                 * @description The person's id (`p` and 16 hex digits).
+                 * @example p3f9a0c1b2d4e5f60
+                 */
                 id: string;
-                /** @example Dana Reyes */
+                /**
+                 * @description The person's name, as noted when they took their seat in the tenant.
+                 * @example Dana Reyes
+                 */
                 name: string;
-                /** @example dana@books.example */
+                /**
+                 * @description The person's email, as noted when they took their seat.
+                 * @example dana@reyes-books.example
+                 */
                 email: string;
             } | null;
             /**

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONNECTION_STATUSES } from "../../ledger/store/schema";
 import { TIERS } from "../../tiers";
-import { paramInteger } from "../shared";
+import { notedPersonSchema, paramInteger } from "../shared";
 
 export const connectionParams = z.object({
   connection_id: paramInteger().openapi({ param: { name: "connection_id", in: "path" }, description: "The connection's id.", example: 2 }),
@@ -42,12 +42,7 @@ export const connectionEventSchema = z
       description: "Who or what did it: `human:<tenant>` (the owner's session), `person:<id>` (a co-owner's session), or the service: `aggregator:webhook` (the aggregator's word on the item), `service:sync-watcher` (what a sync found).",
       example: "person:p3f9c1a7e5b2d4c60",
     }),
-    person: z
-      .object({
-        id: z.string().openapi({ example: "p3f9c1a7e5b2d4c60" }),
-        name: z.string().openapi({ example: "Dana Reyes" }),
-        email: z.string().openapi({ example: "dana@books.example" }),
-      })
+    person: notedPersonSchema
       .nullable()
       .openapi({ description: "The person a `person:<id>` actor names, as they were when they took their seat; null for any other actor." }),
     at: z.string().openapi({ description: "When.", example: "2026-11-21T09:30:00.000Z" }),
