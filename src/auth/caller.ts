@@ -6,8 +6,8 @@
 /**
  * src/auth/ (entry: this file, the credential rules every face checks): who may call, and as
  * whom. Tenants and their passwords, sign-up, sign-in, sessions, personal access tokens,
- * auditor grants, the owner's mail links, sealed secrets (sealing.ts) and shared crypto
- * (crypto.ts). May import the index (index-db/, where credentials live), the limits, the
+ * auditor grants, people and their seats, the emailed links and password resets, sealed
+ * secrets (sealing.ts) and shared crypto (crypto.ts). May import the index (index-db/, where credentials live), the limits, the
  * mail and text adapters (providers/), the ledger, env.ts, errors.ts and the ground
  * floor. Imported by the faces and the services that act for a tenant; never imports a
  * face or a job runner.
