@@ -184,8 +184,14 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   liveConnectionSecrets(): Outcome<connections.ConnectionSecret[]> {
     return ok(connections.liveConnectionSecrets(this.db));
   }
+  connectionHistory(id: number) {
+    return connections.connectionHistory(this.db, id);
+  }
   recordConnectionStatus(id: number, status: Exclude<ConnectionStatus, "disconnected">, detail: string, actor: string) {
     return connections.recordConnectionStatus(this.db, id, status, detail, actor, now());
+  }
+  repairConnection(id: number, actor: string) {
+    return connections.repairConnection(this.db, id, actor, now());
   }
   disconnectBank(id: number, actor: string) {
     return connections.disconnect(this.db, id, actor, now());

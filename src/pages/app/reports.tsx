@@ -126,9 +126,13 @@ reports.get("/", access("read"), async (c) => {
         online accounting package, and an IIF file with the categories), or, with a spreadsheet destination connected in{" "}
         <a href="/app/settings">Settings</a>, a push that rewrites its sheet.
       </p>
-      <form method="post" action="/app/reports/export">
-        <button type="submit">Export the books</button>
-      </form>
+      {ws.writes ? (
+        <form method="post" action="/app/reports/export">
+          <button type="submit">Export the books</button>
+        </form>
+      ) : (
+        <p data-testid="no-export-form">Exports are made by the owner and the bookkeepers.</p>
+      )}
     </AppPage>,
   );
 });
