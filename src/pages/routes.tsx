@@ -160,7 +160,16 @@ pages.post("/signout", async (c) => {
  * sends the browser to /signin). Any other role is refused (`role_refused`, 403; the
  * settings pages answer it with a page, `ownerPagesOnly`).
  */
-export async function sessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
+export function sessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
+  // Resolved once a request: the settings pages' guard and their handler both ask.
+  let resolved = sessionCallers.get(c.req.raw);
+  if (!resolved) sessionCallers.set(c.req.raw, (resolved = resolveSessionCaller(c)));
+  return resolved;
+}
+
+const sessionCallers = new WeakMap<Request, Promise<Caller | undefined>>();
+
+async function resolveSessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
   if (!getCookie(c, SESSION_COOKIE)) return undefined;
   const now = new Date();
   let caller: Caller;
