@@ -14,7 +14,7 @@
  */
 import type { ErrorCode } from "../error-catalog";
 import { ApiError } from "../errors";
-import { grantOfToken, type GrantRecord } from "./grants";
+import type { GrantRecord } from "./grants";
 import type { Role } from "../index-db/schema";
 import { findLiveSession, SESSION_COOKIE } from "./sessions";
 import type { TenantRecord } from "./tenants";
@@ -126,7 +126,7 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     if (!token) throw refused("The bearer token is unknown, expired or revoked.");
     const tenant = token.tenant;
     if (token.scope === "auditor") {
-      const grant = await grantOfToken(d1, token.label);
+      const grant = token.grant;
       if (!grant || grant.tokenKid !== token.kid || grant.tenantId !== tenant.id) throw refused("The bearer token names no grant.");
       return { tenant, role: null, person: null, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant, rateKey: `grant:${grant.id}` };
     }

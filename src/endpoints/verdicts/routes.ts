@@ -1,7 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { stampRead } from "../../auth/grants";
-import type { Caller } from "../../auth/caller";
-import type { Env } from "../../env";
+import { stampUse } from "../../auth/grants";
 import { settle } from "../../errors";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { PER_PAGE_CAP } from "../shared";
@@ -12,10 +10,6 @@ const READERS =
   "The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token " +
   "while its grant is live (each read stamps the grant's last-read time).";
 
-/** A read through an auditor grant is a use of the grant: it stamps its last-read time, as the auditor view does. */
-async function stampGrant(env: Env, caller: Caller, now: Date): Promise<void> {
-  if (caller.grant !== null) await stampRead(env.INDEX_DB, caller.grant.id, now);
-}
 
 export const listParityVerdicts = defineEndpoint({
   operationId: "list_parity_verdicts",
@@ -35,10 +29,11 @@ export const listParityVerdicts = defineEndpoint({
   credential: "read_or_grant",
   query: verdictHistoryQuery,
   success: { status: 200, description: "A page of the verdict history: verdicts, and the daily runs that filed none.", schema: verdictHistoryResponse },
-  async handler({ env, caller, ledger, query, now }) {
+  async handler({ env, caller, ledger, query, now, defer }) {
     const perPage = Math.min(query.per_page, PER_PAGE_CAP);
     const filter = { from: query.from ?? null, to: query.to ?? null, revisions: query.revisions };
-    const [, page] = await Promise.all([stampGrant(env, caller, now), ledger.verdicts(filter, query.page, perPage).then((outcome) => settle(outcome))]);
+    stampUse(env.INDEX_DB, caller.grant, now, defer);
+    const page = settle(await ledger.verdicts(filter, query.page, perPage));
     return { verdicts: page.verdicts, page: query.page, per_page: perPage, total: page.total };
   },
 });
@@ -61,8 +56,9 @@ export const getParityVerdict = defineEndpoint({
   query: verdictQuery,
   success: { status: 200, description: "The verdict with its oracle.", schema: filedVerdictResponse },
   errors: { not_found: "No verdict is filed for the day (the detail names the day's failed oracle run, if any), or no such revision of it." },
-  async handler({ env, caller, ledger, params, query, now }) {
-    const [, json] = await Promise.all([stampGrant(env, caller, now), ledger.verdictJson(params.as_of, query.revision ?? null).then((outcome) => settle(outcome))]);
+  async handler({ env, caller, ledger, params, query, now, defer }) {
+    stampUse(env.INDEX_DB, caller.grant, now, defer);
+    const json = settle(await ledger.verdictJson(params.as_of, query.revision ?? null));
     return new JsonAnswer<z.input<typeof filedVerdictResponse>>(json);
   },
 });
