@@ -100,7 +100,9 @@ describe("a bookkeeper across two businesses", () => {
     await Promise.all([owner.waitForURL(/\/app\/people\?invited=/), owner.getByRole("button", { name: "Send the invitation" }).click()]);
     expect(await owner.locator("[data-testid=pending]").textContent()).toContain(email);
     checked.people ??= await seriousViolations(owner);
-    await owner.getByRole("button", { name: "Sign out" }).click();
+    // Closed only once signed out: a page closed while its navigation is in flight can
+    // abort the next page's first navigation in the same browser.
+    await Promise.all([owner.waitForURL(`${browserBase}/signin`), owner.getByRole("button", { name: "Sign out" }).click()]);
     await owner.close();
   }
 
