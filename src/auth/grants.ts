@@ -7,7 +7,7 @@
  * A revoked grant is never live again; its token's reads are refused by name.
  */
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { sandboxOn, type Env } from "../env";
 import { ApiError } from "../errors";
 import { addressLimiter, CONFIRM, tooManyAttempts } from "../limits/attempts";
@@ -223,8 +223,12 @@ export async function revokeGrant(d1: D1Database, tenantId: string, grantId: num
 }
 
 export async function listGrants(d1: D1Database, tenantId: string, now: Date): Promise<GrantView[]> {
-  const rows = await drizzle(d1).select().from(auditorGrants).where(eq(auditorGrants.tenantId, tenantId)).orderBy(desc(auditorGrants.id));
-  return rows.map((g) => grantView(g, now));
+  return (await grantsQuery(drizzle(d1), tenantId)).map((g) => grantView(g, now));
+}
+
+/** The tenant's grants' rows, newest first, to send in a D1 batch (`grantView` each for a caller). */
+export function grantsQuery(db: DrizzleD1Database, tenantId: string) {
+  return db.select().from(auditorGrants).where(eq(auditorGrants.tenantId, tenantId)).orderBy(desc(auditorGrants.id));
 }
 
 

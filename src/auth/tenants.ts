@@ -1,6 +1,6 @@
 /** Tenants: their rows in the index, and the password check of sign-in. */
 import { asc, eq, gt } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import type { Tier } from "../tiers";
 import { tenants } from "../index-db/schema";
 import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret } from "./crypto";
@@ -66,7 +66,12 @@ export async function tenantIdsAfter(d1: D1Database, after: string | null, limit
 }
 
 export async function findTenant(d1: D1Database, tenantId: string): Promise<TenantRecord | undefined> {
-  return drizzle(d1).select().from(tenants).where(eq(tenants.id, tenantId)).get();
+  return (await tenantQuery(drizzle(d1), tenantId))[0];
+}
+
+/** The tenant's row, a list of none or one: to await, or to send in a D1 batch. */
+export function tenantQuery(db: DrizzleD1Database, tenantId: string) {
+  return db.select().from(tenants).where(eq(tenants.id, tenantId));
 }
 
 /** The tenant (looked up already, or undefined when there is none) when the password is right; the same work either way. */

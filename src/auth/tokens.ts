@@ -3,7 +3,7 @@
  * in the actor); only a SHA-256 hash of the secret is stored. Lifetime one year.
  */
 import { and, desc, eq, isNull, ne } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { accessTokens, auditorGrants } from "../index-db/schema";
 import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
 import type { TenantRecord } from "./tenants";
@@ -38,7 +38,12 @@ export async function mintToken(
 }
 
 export async function listTokens(d1: D1Database, tenantId: string) {
-  return drizzle(d1)
+  return tokensQuery(drizzle(d1), tenantId);
+}
+
+/** The tenant's tokens, newest first (not its grants' tokens): to await, or to send in a D1 batch. */
+export function tokensQuery(db: DrizzleD1Database, tenantId: string) {
+  return db
     .select({
       kid: accessTokens.kid,
       label: accessTokens.label,

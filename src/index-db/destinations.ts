@@ -4,7 +4,7 @@
  * tokens arrive here sealed (the caller seals them) and are never shown.
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { exportDestinations } from "./schema";
 
 export type Destination = typeof exportDestinations.$inferSelect;
@@ -39,12 +39,16 @@ export async function disconnectDestination(d1: D1Database, tenantId: string, id
 
 /** The tenant's live destinations, newest first. Throws when D1 cannot be read. */
 export async function liveDestinations(d1: D1Database, tenantId: string): Promise<DestinationView[]> {
-  const rows = await drizzle(d1)
+  return (await liveDestinationsQuery(drizzle(d1), tenantId)).map(viewOf);
+}
+
+/** The tenant's live destinations' rows, newest first, to send in a D1 batch (`viewOf` each for a caller). */
+export function liveDestinationsQuery(db: DrizzleD1Database, tenantId: string) {
+  return db
     .select()
     .from(exportDestinations)
     .where(and(eq(exportDestinations.tenantId, tenantId), isNull(exportDestinations.disconnectedAt)))
     .orderBy(desc(exportDestinations.id));
-  return rows.map(viewOf);
 }
 
 /** Keeps the access token a push bought (sealed), and the refresh token when the server rotated it or it was sealed again. */
@@ -69,6 +73,6 @@ export async function destinationOf(d1: D1Database, tenantId: string, id: number
     .get();
 }
 
-function viewOf({ sealedRefreshToken, sealedAccessToken: _access, accessTokenExpiresAt: _expiry, tenantId: _tenant, ...view }: Destination): DestinationView {
+export function viewOf({ sealedRefreshToken, sealedAccessToken: _access, accessTokenExpiresAt: _expiry, tenantId: _tenant, ...view }: Destination): DestinationView {
   return { ...view, needsReconnect: sealedRefreshToken === null };
 }

@@ -3,11 +3,13 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createTenant, uniqueSlug } from "../../test/fixtures/sandbox";
 import { TAIL_SPEND_CAPS } from "../tiers";
+import { drizzle } from "drizzle-orm/d1";
 import {
-  capFor,
   clearCapOverride,
   currentMode,
   meterMonths,
+  meterMonthsOf,
+  meterMonthsQueries,
   modeOf,
   monthOf,
   recordMeter,
@@ -16,6 +18,12 @@ import {
 
 const NOW = new Date("2026-11-22T18:00:00Z");
 const db = () => env.INDEX_DB;
+
+/** The cap in force, as a caller batching the meter's reads gets it. */
+async function capFor(d1: D1Database, tenant: string) {
+  const orm = drizzle(d1);
+  return meterMonthsOf(await orm.batch(meterMonthsQueries(orm, tenant, 1, NOW))).cap;
+}
 
 /** The stored rows themselves. */
 async function storedRows(tenant: string) {

@@ -11,6 +11,7 @@
  */
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { BatchResponse } from "drizzle-orm/batch";
 import { addMonths, booksDate } from "../clock";
 import { TAIL_SPEND_CAPS, type Tier } from "../tiers";
 import { meterCaps, meterMonths as meterMonthsTable, tenants } from "./schema";
@@ -128,6 +129,7 @@ function capQueries(db: DrizzleD1Database, tenantId: string) {
   ] as const;
 }
 
+/** The cap in force: the tenant's override wins, else its tier's from TAIL_SPEND_CAPS; none when neither is known. */
 function capOf(tenantRows: { tier: string }[], overrideRows: { cap: number }[]): Cap {
   // D1 holds whatever tier was written; one the table does not know gives no cap.
   const tier: string | null = tenantRows[0]?.tier ?? null;
@@ -135,13 +137,6 @@ function capOf(tenantRows: { tier: string }[], overrideRows: { cap: number }[]):
   if (override) return { cap_tier: tier, cap_millicents_month: override.cap, cap_source: "tenant_override" };
   if (tier !== null && Object.hasOwn(TAIL_SPEND_CAPS, tier)) return { cap_tier: tier, cap_millicents_month: TAIL_SPEND_CAPS[tier as Tier], cap_source: "tier_table" };
   return { cap_tier: tier, cap_millicents_month: null, cap_source: null };
-}
-
-/** The cap in force: the tenant's override wins, else its tier's from TAIL_SPEND_CAPS; none when neither is known. */
-export async function capFor(d1: D1Database, tenantId: string): Promise<Cap> {
-  const db = drizzle(d1);
-  const [tenantRows, overrideRows] = await db.batch(capQueries(db, tenantId));
-  return capOf(tenantRows, overrideRows);
 }
 
 /** null when no cap is known (which never means under it); `interactive` under the cap; `batched` at or over it. */
@@ -174,10 +169,15 @@ export async function currentMode(d1: D1Database, tenantId: string, now: Date): 
  * `months` is a whole number >= 1 (RangeError otherwise); the endpoint clamps it.
  */
 export async function meterMonths(d1: D1Database, tenantId: string, months: number, now: Date): Promise<MeterMonth[]> {
+  const db = drizzle(d1);
+  return meterMonthsOf(await db.batch(meterMonthsQueries(db, tenantId, months, now))).months;
+}
+
+/** The reads meterMonths sends (the cap's and the months'), for a caller that sends them in its own D1 batch and reads their answers with `meterMonthsOf`. */
+export function meterMonthsQueries(db: DrizzleD1Database, tenantId: string, months: number, now: Date) {
   if (!Number.isSafeInteger(months) || months < 1) throw new RangeError(`meterMonths: months must be a whole number >= 1, not ${months}.`);
   const current = monthOf(now);
-  const db = drizzle(d1);
-  const [tenantRows, overrideRows, rows] = await db.batch([
+  return [
     ...capQueries(db, tenantId),
     db
       .select()
@@ -190,9 +190,13 @@ export async function meterMonths(d1: D1Database, tenantId: string, months: numb
         ),
       )
       .orderBy(desc(meterMonthsTable.month)),
-  ]);
+  ] as const;
+}
+
+/** The months (as meterMonths answers them) and the cap in force, from the answers to `meterMonthsQueries`. */
+export function meterMonthsOf([tenantRows, overrideRows, rows]: BatchResponse<ReturnType<typeof meterMonthsQueries>>): { months: MeterMonth[]; cap: Cap } {
   const cap = capOf(tenantRows, overrideRows);
-  return rows.map((r) => ({
+  const months = rows.map((r) => ({
     month: r.month,
     calls: r.calls,
     millicents: r.millicents,
@@ -202,4 +206,5 @@ export async function meterMonths(d1: D1Database, tenantId: string, months: numb
     ...cap,
     mode: modeOf(r.millicents, cap),
   }));
+  return { months, cap };
 }

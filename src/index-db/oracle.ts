@@ -1,6 +1,6 @@
 /** Oracle sources for the daily parity run (D1); what each run did is on the tenant's ledger (`oracle_runs`). */
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { oracleSources } from "./schema";
 
 export type OracleSource = typeof oracleSources.$inferSelect;
@@ -11,5 +11,10 @@ export async function setOracleSource(d1: D1Database, tenantId: string, url: str
 }
 
 export async function oracleSourceOf(d1: D1Database, tenantId: string): Promise<OracleSource | undefined> {
-  return drizzle(d1).select().from(oracleSources).where(eq(oracleSources.tenantId, tenantId)).get();
+  return (await oracleSourceQuery(drizzle(d1), tenantId))[0];
+}
+
+/** The tenant's oracle source, a list of none or one: to await, or to send in a D1 batch. */
+export function oracleSourceQuery(db: DrizzleD1Database, tenantId: string) {
+  return db.select().from(oracleSources).where(eq(oracleSources.tenantId, tenantId));
 }

@@ -14,10 +14,10 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { checkRule, requireSameOrigin, resolveCaller, type Caller } from "../auth/caller";
 import { endSession, SESSION_COOKIE } from "../auth/sessions";
-import { confirmGrant, listGrants, offerGrant, revokeGrant } from "../auth/grants";
+import { confirmGrant, offerGrant, revokeGrant } from "../auth/grants";
 import { answerSignInCode, DEVICE_COOKIE, signIn, type SignInOutcome } from "../auth/signin";
 import { findTenant, setPhone } from "../auth/tenants";
-import { listTokens, mintToken, revokeToken, type MintedToken } from "../auth/tokens";
+import { mintToken, revokeToken, type MintedToken } from "../auth/tokens";
 import { ledgerOf, sandboxOn, type Env } from "../env";
 import { ApiError, settle } from "../errors";
 import { formOf } from "../http/form-body";
@@ -26,8 +26,8 @@ import { clientAddress } from "../limits/client-address";
 import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
-import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
-import { oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { connectDestination, disconnectDestination } from "../index-db/destinations";
+import { setOracleSource } from "../index-db/oracle";
 import { mayLinkBanks } from "../banks/linking";
 import { AccountSection } from "./account";
 import { BanksSection } from "./banks";
@@ -37,7 +37,6 @@ import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from ".
 import { Page } from "./layout";
 import { AppPage, RefusalPage } from "./app/layout";
 import { gatherSettings, MeterSection, SyncSection } from "./app/settings";
-import { faceFor } from "../ledger/face";
 import { textProblem, type TextLines } from "../input/control-characters";
 import { integerProblem } from "../input/numbers";
 
@@ -219,20 +218,10 @@ export interface SettingsProps {
 
 /** The settings gathered in one place, in the workspace's frame: the account, the banks, their sync runs and the meter, tokens, the oracle, destinations, the phone, grants and the thread. */
 export async function Settings(props: SettingsProps) {
-  const d1 = props.env.INDEX_DB;
   const now = new Date();
-  const ledger = ledgerOf(props.env, props.tenant);
-  const found = await findTenant(d1, props.tenant);
-  const face = faceFor(found!, now);
-  // Each read is its own: all at once (the books' part in one call to the object).
-  const [tokens, oracle, destinations, grants, { books, gathered }] = await Promise.all([
-    listTokens(d1, props.tenant),
-    oracleSourceOf(d1, props.tenant),
-    liveDestinations(d1, props.tenant),
-    listGrants(d1, props.tenant, now),
-    gatherSettings(d1, ledger, props.tenant, face, now),
-  ]);
-  const tenant = found!;
+  // The session that named the tenant was read from the index in this request.
+  const { index, books, gathered } = (await gatherSettings(props.env, props.tenant, now))!;
+  const { tenant, tokens, oracle, destinations, grants } = index;
   const { messages: thread, drafts, connections, queue, lastOracleRun: lastRun } = books;
   return (
     <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={queue}>
