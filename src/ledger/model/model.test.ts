@@ -166,18 +166,18 @@ describe("LocalModel", () => {
     expect(model.refitDue()).toBe("soon"); // a transaction may decide by the standing fit meanwhile
     expect(model.fittedVersion).toBe(fitted);
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
-    expect(model.version).toMatch(/^lr1-200-/); // 20 of 180: refitted
+    expect(model.version).toMatch(/^lr2-200-/); // 20 of 180: refitted
     const refitted = model.version;
     model.addAll(taught(book([{ text: () => "CHEVRON 0092 OAKLAND CA", category: "Fuel" }], 1)));
     expect(model.refitDue()).toBe("now"); // a person's label: no decision before a fit learns it
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
-    expect(model.version).toMatch(/^lr1-201-/);
+    expect(model.version).toMatch(/^lr2-201-/);
     expect(model.fittedVersion).toBe(model.version);
     model.forget(rules[0]!, false);
     expect(model.refitDue()).toBe(null); // a line the bank superseded: nothing waits
     model.forget(rules[1]!);
     expect(model.refitDue()).toBe("now");
-    expect(model.version).toMatch(/^lr1-199-/);
+    expect(model.version).toMatch(/^lr2-199-/);
     expect(model.version).not.toBe(refitted);
     // A person's label and its undoing leave the fit's evidence: nothing waits, and a refit has nothing to do.
     model.predict(facts("BLUE BOTTLE COFFEE #1"));
@@ -190,8 +190,8 @@ describe("LocalModel", () => {
 
   it("names a set of examples by the same version from one release to the next", () => {
     // Decisions record the version: its hash is a sum over the examples' (key, category).
-    expect(LocalModel.train(taught(history)).version).toMatch(/^lr1-180-\d+-[0-9a-f]{8}$/);
-    expect(LocalModel.train([{ key: "caf\u00e9 \ud83d\ude00 noir||-2|acc", category: "Meals" }]).version).toBe("lr1-1-1-a6d7d239");
+    expect(LocalModel.train(taught(history)).version).toMatch(/^lr2-180-\d+-[0-9a-f]{8}$/);
+    expect(LocalModel.train([{ key: "caf\u00e9 \ud83d\ude00 noir||-2|acc", category: "Meals" }]).version).toBe("lr2-1-1-a6d7d239");
   });
 
   it("forgets an example as if it had never learnt it", () => {
