@@ -28,6 +28,7 @@ import m0025 from './0025_relation_c_days_and_currency.sql';
 import m0026 from './0026_relation_c_engine.sql';
 import m0027 from './0027_people.sql';
 import m0028 from './0028_people_append_only.sql';
+import m0029 from './0029_model_evidence_afresh.sql';
 
   export default {
     journal,
@@ -60,7 +61,8 @@ m0024,
 m0025,
 m0026,
 m0027,
-m0028
+m0028,
+m0029
     }
   }
   

@@ -10,9 +10,9 @@
  *
  * A prior can stand in for the pairs that are missing: each pair may say what the evidence
  * alone would expect of it (`prior`), and `priorLines` more held-out lines are counted as
- * if they had come out so, spread over the pairs' inputs. Forty held-out lines weigh
- * against it as four to one; four thousand drown it. So a model that has seen a few dozen
- * labels does not claim 0.95 on what two of them agreed on.
+ * if they had come out so, spread over the pairs' inputs. With `priorLines` 20, fifty
+ * held-out lines weigh against it as five to two; three thousand drown it. So a model that
+ * has seen a few dozen labels does not claim 0.95 on what two of them agreed on.
  */
 
 export interface Calibration {

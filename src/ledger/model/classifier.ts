@@ -55,8 +55,12 @@ const FALLING = [INPUT.novelty];
  * happened to agree tell little); the probability's, novelty's and the constant's, barely.
  */
 const RIDGES = Array.from({ length: INPUTS }, (_, j) => ([INPUT.merchant, INPUT.band, INPUT.account, INPUT.known] as number[]).includes(j) ? 10 : 0.1);
-/** The prior's weight in held-out lines (calibration.ts): what the history alone says of a line, counted as this many lines. */
-const PRIOR_LINES = 10;
+/**
+ * The prior's weight in held-out lines (calibration.ts): what the history alone says of a
+ * line, counted as this many lines. A tenant with 50 labels has 50 held-out lines, too few
+ * to show that two agreeing labels of a merchant can both be its rarer category.
+ */
+const PRIOR_LINES = 30;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */

@@ -4,7 +4,9 @@
  * (history.ts). Measuring a line gives the regression's most probable category and what
  * the calibration (calibration.ts) reads of it: the regression's probability, the
  * merchant's history overall, within the line's amount band and within its account,
- * whether the line has any history, and how much of its text no example has.
+ * whether the line has any history, and how much of its text no example has. Where the
+ * regression hesitates between two categories (the second at least half as probable as the
+ * first), the one the merchant's history agrees with better is chosen.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey } from "./features";
@@ -15,6 +17,9 @@ import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linea
 /** The calibration's inputs, by position. */
 export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, constant: 6 } as const;
 export const INPUTS = 7;
+
+/** The regression hesitates when its second category is at least this share as probable as its first. */
+const HESITATION = 0.5;
 
 export interface Measurement {
   /** The most probable category's index. */
@@ -88,8 +93,14 @@ export class Fit {
   private measureAfresh(key: string): Measurement {
     const features = featuresOfKey(key);
     const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
-    const { best, probability } = this.regression.score(idx, values);
-    const history = this.histories.read(key, features, best, this.corpus);
+    const scores = this.regression.score(idx, values);
+    let [best, probability] = [scores.best, scores.probability];
+    let history = this.histories.read(key, features, best, this.corpus);
+    // Where the regression hesitates between two categories, the merchant's own lines settle it.
+    if (scores.secondProbability >= HESITATION * probability) {
+      const other = this.histories.read(key, features, scores.second, this.corpus);
+      if (other && (!history || logOdds(other.merchant) > logOdds(history.merchant))) [best, probability, history] = [scores.second, scores.secondProbability, other];
+    }
     const inputs = new Array<number>(INPUTS).fill(0);
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;

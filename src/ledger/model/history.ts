@@ -5,12 +5,17 @@
  * earns confidence; one whose lines went to several categories keeps it low unless the
  * line's band or account has always gone one way.
  *
- * Which of a line's words name its merchant is read from the tenant's own feed: its known
- * identity features (words and word pairs some example has) in order of how distinctive
- * they are among the tenant's line keys; of the most distinctive ones, the one whose
- * examples agree best with the chosen category speaks for the merchant. (A bank's own
- * words are on many keys and come last; a day of the week or a store number beside a
- * merchant's name may be more distinctive than the name, so more than one is read.)
+ * Which of a line's words speak for its merchant: of its known identity features (words
+ * and word pairs some example has), the one whose examples agree best with the chosen
+ * category, the more distinctive among the tenant's line keys where two agree as well. (A
+ * day of the week or a bank's rare field name beside a merchant's name may be more
+ * distinctive than the name, so every one is read, not the most distinctive alone.)
+ *
+ * A line whose most distinctive word no example has names a merchant no example shows,
+ * however many examples share its lesser words: `UBER *EATS` after `UBER *TRIP`, `PIRATE
+ * SHIP` after `ULINE *SHIP SUPPLIES`, `PAYCHEX TPS TAXES` after `PAYCHEX INC. PAYROLL`. It
+ * has no history. A word cut short (`STOR` at the end of a line cut at 32 characters) or
+ * glued to the next field (`MARKETPLACSEC`) is the word some example has.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
 import { isIdentity, keyParts } from "./features";
@@ -30,10 +35,10 @@ export interface MerchantHistory {
   account: Tally;
 }
 
-/** This many of the line's most distinctive known identity features are read. */
-const READ = 12;
-
 const NONE: Tally = { agree: 0, lines: 0 };
+
+/** A word of letters, as a feature. */
+const WORD = /^w:[a-z]+$/;
 
 /** Log-odds that a history's next line agrees, from its lines (half a line on each side: a handful of lines never claims certainty). */
 export const logOdds = ({ agree, lines }: Tally) => Math.log((agree + 0.5) / (lines - agree + 0.5));
@@ -62,11 +67,13 @@ export class Histories {
 
   /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
+    const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
+    const name = this.nameOf(key, features, corpus, idf);
+    if (name !== null && !this.knows(name)) return null;
     const known = features
       .filter((f) => isIdentity(f) && this.counts.has(f))
-      .map((f) => ({ f, idf: inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size) }))
-      .sort((a, b) => b.idf - a.idf || byText(a.f, b.f))
-      .slice(0, READ);
+      .map((f) => ({ f, idf: idf(f) }))
+      .sort((a, b) => b.idf - a.idf || byText(a.f, b.f));
     let chosen: { f: string; merchant: Tally } | null = null;
     for (const { f } of known) {
       const merchant = this.tally(f, k);
@@ -75,6 +82,41 @@ export class Histories {
     if (!chosen) return null;
     const { signBand, account } = keyParts(key);
     return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k) };
+  }
+
+  /**
+   * The line's most distinctive word of letters in its description (the aggregator's name
+   * may be one no bank prints), among those on two line keys or more (a word on one line
+   * is a one-off); null when it has none.
+   */
+  private nameOf(key: string, features: readonly string[], corpus: Corpus, idf: (f: string) => number): string | null {
+    const described = new Set(keyParts(key).description.split(" "));
+    let name: string | null = null;
+    for (const f of features) {
+      if (!WORD.test(f) || !described.has(f.slice(2)) || (corpus.frequencies.get(f) ?? 0) < 2) continue;
+      if (name === null || idf(f) > idf(name)) name = f;
+    }
+    return name?.slice(2) ?? null;
+  }
+
+  /** Whether an example has this word, a word it begins (cut short), or a word of four letters or more it begins with (glued to more). */
+  private knows(word: string): boolean {
+    if (this.counts.has(`w:${word}`) || this.beginnings().has(word)) return true;
+    for (let n = word.length - 1; n >= 4; n--) if (this.counts.has(`w:${word.slice(0, n)}`)) return true;
+    return false;
+  }
+
+  /** Every beginning, of three letters or more, of a word some example has; built when first needed. */
+  private prefixes: Set<string> | null = null;
+  private beginnings(): Set<string> {
+    if (!this.prefixes) {
+      this.prefixes = new Set();
+      for (const f of this.counts.keys()) {
+        if (!WORD.test(f)) continue;
+        for (let n = 3; n < f.length - 2; n++) this.prefixes.add(f.slice(2, 2 + n));
+      }
+    }
+    return this.prefixes;
   }
 
   private tally(feature: string, k: number): Tally {
