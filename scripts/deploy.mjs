@@ -6,7 +6,7 @@
 // wrangler's own; docs/deploy.md is the operator's guide.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { configOf, provision, requireEnvironment, wrangler } from "./provision.mjs";
+import { configOf, problemOf, provision, requireEnvironment, wrangler } from "./provision.mjs";
 
 /**
  * The secrets a deployment with the sandbox off reads, and what it answers without each
@@ -55,21 +55,28 @@ function flagValue(args, name) {
 }
 
 async function deploy(env, passThrough) {
+  const secretsFile = flagValue(passThrough, "--secrets-file");
+  if (secretsFile !== undefined && !existsSync(secretsFile)) throw new Error(`no secrets file at ${secretsFile}`);
   const generated = await provision(env);
   const config = await configOf(env);
 
-  const listed = wrangler(["secret", "list", "--format", "json", "--env", env], { quiet: true });
-  // A Worker not deployed yet has no secrets to list.
-  const onTheWorker = listed.ok ? JSON.parse(listed.stdout).map((s) => s.name) : [];
-  const secretsFile = flagValue(passThrough, "--secrets-file");
-  if (secretsFile !== undefined && !existsSync(secretsFile)) throw new Error(`no secrets file at ${secretsFile}`);
+  const listed = wrangler(["secret", "list", "--format", "json", "--env", env]);
+  let onTheWorker = [];
+  if (listed.ok) onTheWorker = JSON.parse(listed.stdout).map((s) => s.name);
+  // A Worker not deployed yet has no secrets to list; any other failure stops the deploy.
+  else if (!/^Worker "[^"]+"( \(env: [^)]+\))? not found\./.test(problemOf(listed))) throw new Error(`the Worker's secrets could not be listed: ${problemOf(listed)}`);
   const inFile = secretsFile === undefined ? [] : secretNamesIn(readFileSync(secretsFile, "utf8"));
   const missing = missingSettings([...onTheWorker, ...inFile], config.vars);
   if (missing.length > 0) console.warn(`${env} will deploy without:\n  ${missing.join("\n  ")}\n(docs/deploy.md: "Secrets and vars")`);
 
   const interactive = { interactive: true };
   if (!wrangler(["d1", "migrations", "apply", "INDEX_DB", "--remote", "--env", env, "--config", generated], interactive).ok) throw new Error("the D1 migrations were not applied; nothing was deployed");
-  if (!wrangler(["deploy", "--env", env, "--config", generated, ...passThrough], interactive).ok) throw new Error("wrangler deploy failed");
+  if (!wrangler(["deploy", "--env", env, "--config", generated, ...passThrough], interactive).ok) {
+    throw new Error(
+      "wrangler deploy failed (its error is above). If it wanted a workers.dev subdomain and had no terminal to ask for one in, register it " +
+        "(the dashboard's Workers & Pages) and deploy again: the next deploy also sets the cron and the queue consumers this one did not reach.",
+    );
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -15,15 +15,28 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const wranglerBin = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
 /**
- * Runs wrangler in the repository; its output is returned and its errors shown, or, with
- * `interactive`, it talks to the operator's terminal itself (its confirmations, the
- * workers.dev subdomain a fresh account registers on its first deploy).
+ * Runs wrangler in the repository. Its output is captured and returned (`problemOf` words
+ * a failure), or, with `interactive`, it talks to the operator's terminal itself (its
+ * confirmations, the workers.dev subdomain a fresh account registers on its first deploy).
  */
-export function wrangler(args, { quiet = false, interactive = false } = {}) {
+export function wrangler(args, { interactive = false } = {}) {
   const stdio = interactive ? "inherit" : ["ignore", "pipe", "pipe"];
   const run = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio });
-  if (!quiet && !interactive && run.status !== 0) process.stderr.write(run.stderr + run.stdout);
   return { ok: run.status === 0, stdout: run.stdout ?? "", stderr: run.stderr ?? "" };
+}
+
+/**
+ * What went wrong in a wrangler run, in one line: its first error as wrangler words it
+ * (for a refusal of the API: the request and the API's own message and code).
+ */
+export function problemOf(run) {
+  const text = `${run.stderr}\n${run.stdout}`.replace(/\x1b\[[0-9;]*m/g, "");
+  const [, first] = text.split(/^✘ \[ERROR\] /m);
+  const lines = first === undefined ? text.trim().split("\n").slice(-3) : first.split(/\n(?=\S)/)[0].split("\n");
+  return lines
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("If you think this is a bug"))
+    .join(" ");
 }
 
 export function requireEnvironment(name) {
@@ -61,24 +74,36 @@ export const generatedConfigPath = (env) => `${root}/wrangler.${env}.generated.t
 export async function provision(env) {
   const config = await configOf(env);
   for (const queue of queuesOf(config)) {
-    if (wrangler(["queues", "info", queue, "--env", env], { quiet: true }).ok) {
+    // Only a queue the account does not have is created: any other failure to look one up
+    // (a refusal, an outage) stops here, before anything is written to the account.
+    const info = wrangler(["queues", "info", queue, "--env", env]);
+    if (info.ok) {
       console.log(`queue ${queue}: exists`);
       continue;
     }
-    if (!wrangler(["queues", "create", queue, "--env", env]).ok) throw new Error(`queue ${queue} could not be created`);
+    if (!problemOf(info).startsWith(`Queue "${queue}" does not exist`)) throw new Error(`queue ${queue} could not be looked up: ${problemOf(info)}`);
+    const created = wrangler(["queues", "create", queue, "--env", env]);
+    if (!created.ok) throw new Error(`queue ${queue} could not be created: ${problemOf(created)}`);
     console.log(`queue ${queue}: created`);
   }
 
   const [database] = config.d1_databases;
   const listed = () => {
     const run = wrangler(["d1", "list", "--json", "--env", env]);
-    if (!run.ok) throw new Error("the account's D1 databases could not be listed");
-    return JSON.parse(run.stdout).find((d) => d.name === database.database_name);
+    if (!run.ok) throw new Error(`the account's D1 databases could not be listed: ${problemOf(run)}`);
+    let databases;
+    try {
+      databases = JSON.parse(run.stdout);
+    } catch {
+      throw new Error(`wrangler d1 list --json answered something other than JSON: ${run.stdout.slice(0, 200)}`);
+    }
+    return databases.find((d) => d.name === database.database_name);
   };
   let found = listed();
   if (found) console.log(`D1 database ${database.database_name}: exists (${found.uuid})`);
   else {
-    if (!wrangler(["d1", "create", database.database_name, "--env", env]).ok) throw new Error(`D1 database ${database.database_name} could not be created`);
+    const created = wrangler(["d1", "create", database.database_name, "--env", env]);
+    if (!created.ok) throw new Error(`D1 database ${database.database_name} could not be created: ${problemOf(created)}`);
     found = listed();
     if (!found) throw new Error(`D1 database ${database.database_name} was created but is not listed`);
     console.log(`D1 database ${database.database_name}: created (${found.uuid})`);

@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { bankTokenKeys, decryptBankToken, rewrapBankTokens } from "../src/banks/bank-tokens";
 import { sandboxItem } from "../src/providers/bank/sandbox-link";
 import { ledgerOf } from "../src/env";
-import { bankConnections, bankConnectionTokens } from "../src/ledger/store/schema";
+import { bankConnections, bankConnectionTokens, syncRequests } from "../src/ledger/store/schema";
+import { as, seatPerson } from "./fixtures/people";
 import { api, BASE, CHECKING, createTenant, eventually, rw, session, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 function form(t: SandboxTenant, path: string, fields: Record<string, string> = {}) {
@@ -100,6 +101,47 @@ describe("the sandbox's link page", () => {
     expect(left.page).toContain("Nothing was connected");
     expect((await SELF.fetch(`${BASE}/sandbox/link/link-sandbox-unknown`)).status).toBe(404);
     expect((await api(rw(t), "/api/v1/connections")).body.in_use).toBe(0);
+  });
+});
+
+describe("a co-owner's bank actions", () => {
+  it("are recorded as the person who acted, and the connection's history names them", async () => {
+    const t = await createTenant({ bank: false });
+    const coOwner = await seatPerson(t, "owner", "Cora Banks");
+    const actor = (await api({ session: coOwner.session }, "/api/v1/me")).body.auth.actor as string;
+    const byCora = `Cora Banks (${actor})`;
+    const cora = as(coOwner);
+
+    expect((await throughStandIn(cora, "/settings/banks/link", "ins_sandbox_harbor")).page).toContain("Harbor Community Bank is connected");
+    const [item] = await items(t);
+    await SELF.fetch(`${BASE}/sandbox/tenants/${t.tenant}/items/${item.item_id}/reset-login`, { method: "POST" });
+    expect((await throughStandIn(cora, "/settings/banks/1/reauthorise", "repair")).page).toContain("is signed in again");
+    const gone = await form(cora, "/settings/banks/1/disconnect");
+    expect(gone.status).toBe(200);
+
+    const answer = (await api(rw(t), "/api/v1/connections/1")).body;
+    expect(answer.connection).toMatchObject({ status: "disconnected", status_detail: `disconnected by ${byCora}` });
+    const person = { id: actor.slice("person:".length), name: "Cora Banks", email: coOwner.email };
+    expect(answer.history.map((e: any) => [e.status, e.detail, e.actor, e.person])).toEqual([
+      ["connected", `linked by ${byCora}`, actor, person],
+      ["login_required", expect.stringContaining("ITEM_LOGIN_REQUIRED"), "aggregator:webhook", null],
+      ["connected", `signed in again in the aggregator's update mode by ${byCora}`, actor, person],
+      ["disconnected", `disconnected by ${byCora}`, actor, person],
+    ]);
+    // The syncs the linking and the repair asked for are the co-owner's too.
+    const askedBy = await runInDurableObject(ledgerOf(env, t.tenant), (instance) => instance.db.select({ actor: syncRequests.actor }).from(syncRequests).all());
+    expect(askedBy.map((r) => r.actor)).toEqual(expect.arrayContaining([actor]));
+    expect(askedBy.map((r) => r.actor)).not.toContain(`human:${t.tenant}`);
+    // The settings page says who.
+    const settings = await (await SELF.fetch(`${BASE}/settings`, { headers: { cookie: `svc_session=${t.session}` } })).text();
+    expect(settings).toContain(`disconnected by ${byCora}`);
+  });
+
+  it("by the owner's own session stay the owner's: human:<tenant>", async () => {
+    const t = await createTenant({ bank: false });
+    await throughStandIn(t, "/settings/banks/link", "ins_sandbox_harbor");
+    const history = (await api(rw(t), "/api/v1/connections/1")).body.history;
+    expect(history).toEqual([expect.objectContaining({ status: "connected", detail: `linked by human:${t.tenant}`, actor: `human:${t.tenant}`, person: null })]);
   });
 });
 

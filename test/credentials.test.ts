@@ -38,6 +38,7 @@ async function expiredGrantToken(t: SandboxTenant): Promise<string> {
 const PAST_THE_CHECK: Record<string, number> = {
   adjudicate: 400,
   categorize: 400,
+  change_seat_role: 400,
   confirm_auditor_grant: 400,
   create_categories: 400,
   create_category: 400,
@@ -57,6 +58,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   get_transaction: 404,
   get_usage: 200,
   get_visibility: 200,
+  invite_person: 400,
   label_transaction: 400,
   list_accounts: 200,
   list_auditor_grants: 200,
@@ -65,6 +67,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   list_connections: 200,
   list_exceptions: 200,
   list_parity_verdicts: 200,
+  list_people: 200,
   list_pnl_transactions: 400,
   list_rules: 200,
   list_sync_history: 200,
@@ -74,9 +77,11 @@ const PAST_THE_CHECK: Record<string, number> = {
   record_pnl_parity: 400,
   retire_rule: 400,
   revoke_auditor_grant: 400,
+  revoke_seat: 400,
   run_rules: 200,
   set_books_currency: 400,
   sync_now: 202,
+  withdraw_invitation: 400,
 };
 
 describe("every endpoint's credential rule", () => {

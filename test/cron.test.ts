@@ -3,7 +3,9 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import { endSession, purgeSessions, startSession } from "../src/auth/sessions";
 import { fanOutDaily, startDailyRun } from "../src/cron/daily";
-import { lastOracleRun, setOracleSource } from "../src/index-db/oracle";
+import { ledgerOf } from "../src/env";
+import { settle } from "../src/errors";
+import { setOracleSource } from "../src/index-db/oracle";
 import worker from "../src/worker";
 import { api, createTenant, eventually, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -28,7 +30,7 @@ async function sessionsOf(t: SandboxTenant): Promise<number> {
 /** Waits until each tenant's part of the run scheduled at `at` has been recorded. */
 function partsRecorded(tenants: SandboxTenant[], at: Date) {
   return eventually("every tenant's part of the daily run recorded", async () => {
-    const runs = await Promise.all(tenants.map((t) => lastOracleRun(env.INDEX_DB, t.tenant)));
+    const runs = await Promise.all(tenants.map(async (t) => settle(await ledgerOf(env, t.tenant).lastOracleRun())));
     return runs.every((run) => run?.ranAt === at.toISOString()) ? runs : undefined;
   });
 }

@@ -7,7 +7,8 @@ import { env, SELF } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runTenantDay } from "../src/cron/daily";
-import { lastOracleRun } from "../src/index-db/oracle";
+import { ledgerOf } from "../src/env";
+import { settle } from "../src/errors";
 import { landSandboxBank } from "./fixtures/books";
 import { api, BASE, CHECKING, createTenant, deliver, eventually, judge, outbox, ro, rw, txn, type SandboxTenant } from "./fixtures/sandbox";
 
@@ -57,6 +58,9 @@ describe("the daily parity run", () => {
     expect((await setOracle(card, "https://oracle.test/card.md")).status).toBe(200);
   });
 
+  /** The run the tenant's ledger recorded last (its parity status). */
+  const lastRun = async (t: SandboxTenant) => settle(await ledgerOf(env, t.tenant).lastOracleRun());
+
   /** The day's run of each of the tenants, as their queued messages run it. */
   const runDay = async (at: string, tenants = [good, broken, card]) =>
     Promise.all(tenants.map(async (t) => (await runTenantDay(env, t.tenant, new Date(at), { fetchOracle, tail: null })).parity));
@@ -64,13 +68,18 @@ describe("the daily parity run", () => {
   it("files each tenant's verdict and records the sources that fail", async () => {
     expect(await runDay("2026-11-21T11:00:00Z")).toEqual(["filed", "failed", "failed"]);
     expect(seen.at(-1)).toEqual({ path: "/good.json", authorization: "Bearer s3cret" });
-    expect(await lastOracleRun(env.INDEX_DB, good.tenant)).toMatchObject({ status: "filed", asOf: "2026-11-20", revision: 1, error: null });
-    expect(await lastOracleRun(env.INDEX_DB, broken.tenant)).toMatchObject({ status: "failed", error: "the oracle answered HTTP 500" });
-    expect(await lastOracleRun(env.INDEX_DB, card.tenant)).toMatchObject({ status: "failed", error: "the oracle's answer is not JSON (a rendered card?)" });
+    expect(await lastRun(good)).toMatchObject({ status: "filed", asOf: "2026-11-20", revision: 1, error: null });
+    expect(await lastRun(broken)).toMatchObject({ status: "failed", error: "the oracle answered HTTP 500" });
+    expect(await lastRun(card)).toMatchObject({ status: "failed", error: "the oracle's answer is not JSON (a rendered card?)" });
+    // The failure is the day's entry in the tenant's verdict history, told apart from a verdict by its status.
+    expect((await api(ro(broken), "/api/v1/reports/parity-verdicts")).body.verdicts).toEqual([
+      expect.objectContaining({ status: "failed", as_of: "2026-11-21", error: "the oracle answered HTTP 500", oracle_url: "https://oracle.test/down.json", recorded_by: "cron:daily-parity" }),
+    ]);
+    expect((await api(ro(good), "/api/v1/reports/parity-verdicts")).body.verdicts).toEqual([expect.objectContaining({ status: "filed", as_of: "2026-11-20", revision: 1, match: true })]);
 
     // The next day's run files the next revision for the oracle's day, and says so on /settings.
     expect(await runDay("2026-11-22T11:00:00Z", [good])).toEqual(["filed"]);
-    expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
+    expect((await lastRun(good))!.revision).toBe(2);
     const page = await (await SELF.fetch(`${BASE}/settings`, { headers: { cookie: `svc_session=${good.session}` } })).text();
     expect(page).toContain("https://oracle.test/good.json");
     expect(page).toContain("verdict filed (revision 2)");
@@ -82,13 +91,13 @@ describe("the daily parity run", () => {
     expect(await runDay("2026-11-22T11:00:00Z")).toEqual(["already-ran", "failed", "failed"]);
     expect(await runDay("2026-11-22T11:00:00Z")).toEqual(["already-ran", "already-ran", "already-ran"]);
     expect(seen).toHaveLength(asked);
-    expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
+    expect((await lastRun(good))!.revision).toBe(2);
     // A day's message delivered late, after the next day's run, still finds its own run.
     expect(await runDay("2026-11-21T11:00:00Z", [good])).toEqual(["already-ran"]);
-    expect((await lastOracleRun(env.INDEX_DB, good.tenant))!.revision).toBe(2);
+    expect((await lastRun(good))!.revision).toBe(2);
     const none = await createTenant();
     expect(await runDay("2026-11-22T11:00:00Z", [none])).toEqual(["no-source"]);
-    expect(await lastOracleRun(env.INDEX_DB, none.tenant)).toBeUndefined();
+    expect(await lastRun(none)).toBeNull();
   });
 
   it("files a mismatch naming its source, and tells the owner in the thread and by text", async () => {

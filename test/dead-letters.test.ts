@@ -4,20 +4,24 @@
  * or an outage of its storage would) is moved by the real queue, after JOB_MAX_DELIVERIES
  * deliveries, to the dead-letter queue named in wrangler.toml; its consumer records the
  * failure on the tenant (a final failed sync run in the sync history, a failed push, a
- * failed text) and tells the owner in the thread, once however often it is delivered.
+ * failed text, a day's failed oracle run) and tells the owner in the thread, once however
+ * often it is delivered.
  * (workerd prints each failing call of the first test as "uncaught exception ... the
  * tenant's storage is unavailable", and miniflare the move to the dead-letter queue: expected.)
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { runTenantDay } from "../src/cron/daily";
 import { ledgerOf } from "../src/env";
 import { settle } from "../src/errors";
+import { setOracleSource } from "../src/index-db/oracle";
 import { JOB_MAX_DELIVERIES, type Job } from "../src/jobs/job";
 import { faceFor } from "../src/ledger/face";
 import { JOB_QUEUE_ACTOR } from "../src/ledger/given-up-jobs";
 import { postTextedNotice } from "../src/ledger/messages";
 import { TenantLedger } from "../src/ledger/tenant-ledger";
 import worker from "../src/worker";
+import { page } from "./fixtures/workspace";
 import { api, CHECKING, createTenant, deliver, eventually, ro, rw, syncNow, txn, type SandboxTenant } from "./fixtures/sandbox";
 
 const DEAD_LETTERS = "ledger-jobs-dead";
@@ -82,6 +86,47 @@ describe("a job whose every delivery fails, on the real queue", () => {
   }, 45_000);
 });
 
+describe("a day's run whose every delivery fails, on the real queue", () => {
+  it("ends as the day's failed oracle run, read through the verdicts API and told to the owner once; the next day's run files its verdict", async () => {
+    const t = await createTenant();
+    await setOracleSource(env.INDEX_DB, t.tenant, "https://oracle.test/pnl.json?key=k1", null, new Date());
+    const tries: string[] = [];
+    const lookUp = TenantLedger.prototype.oracleRunAt;
+    vi.spyOn(TenantLedger.prototype, "oracleRunAt").mockImplementation(function (this: TenantLedger, ranAt: string) {
+      tries.push(ranAt);
+      throw new Error("the tenant's storage is unavailable");
+    });
+
+    const scheduledAt = "2026-11-21T11:00:00.000Z";
+    await env.JOB_QUEUE.send({ kind: "daily", tenant: t.tenant, scheduledAt } satisfies Job);
+    const history = async () => (await api(ro(t), "/api/v1/reports/parity-verdicts")).body;
+    const [failed] = await eventually("the day's failed run in the history", async () => ((await history()).verdicts.length > 0 ? (await history()).verdicts : undefined), 30_000);
+    expect(tries).toEqual(Array(JOB_MAX_DELIVERIES).fill(scheduledAt));
+    const why = `the job queue gave up on it after ${JOB_MAX_DELIVERIES} deliveries, none of which could finish`;
+    expect(failed).toEqual({ status: "failed", as_of: "2026-11-21", ran_at: scheduledAt, recorded_at: expect.any(String), error: why, oracle_url: "https://oracle.test/pnl.json", recorded_by: JOB_QUEUE_ACTOR });
+    const day = await api(ro(t), "/api/v1/reports/parity-verdicts/2026-11-21");
+    expect(day.status).toBe(404);
+    expect(day.body.detail).toBe(`No parity verdict is filed for 2026-11-21: the oracle run failed on 2026-11-21: ${why}`);
+    const [notice] = await noticesOfTheQueue(t);
+    expect(notice.body).toBe(`The daily run of 2026-11-21 did not finish for these books: ${why}. No parity verdict was filed for that day: its oracle run is recorded as failed. Lines waiting for the tail wait for the next run.`);
+    // The parity status on /settings, and the verdicts' table of the reports page, say so too.
+    expect((await page(t, "/settings")).html).toContain(`for 2026-11-21: failed: ${why}`);
+    expect((await page(t, "/app/reports")).html).toContain(`No verdict: the oracle run failed: ${why}`);
+
+    // The dead letter coming again records nothing more.
+    await deliverDead([{ kind: "daily", tenant: t.tenant, scheduledAt }]);
+    expect((await history()).total).toBe(1);
+    expect(await noticesOfTheQueue(t)).toHaveLength(1);
+
+    // The next day's run, the object well again, files its verdict as any day's.
+    vi.mocked(TenantLedger.prototype.oracleRunAt).mockImplementation(lookUp);
+    const own = (await api(rw(t), "/api/v1/reports/pnl-rolling?as_of=2026-11-22&form=full")).body;
+    const fetchOracle: typeof fetch = async () => Response.json(own);
+    expect((await runTenantDay(env, t.tenant, new Date("2026-11-22T11:00:00Z"), { fetchOracle, tail: null })).parity).toBe("filed");
+    expect((await history()).verdicts).toEqual([expect.objectContaining({ status: "filed", as_of: "2026-11-22", revision: 1, match: true }), failed]);
+  }, 45_000);
+});
+
 describe("the dead-letter queue's consumer", () => {
   it("records a sync request once, however often its dead letter comes, and nothing for a request already over", async () => {
     const t = await tenantWithLines();
@@ -127,6 +172,9 @@ describe("the dead-letter queue's consumer", () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toMatch(/^The daily run of 2026-11-21 did not finish for these books/);
     expect(bodies[0]).toMatch(/^The daily run of 2026-11-22 did not finish/);
+    // A tenant without an oracle source had no oracle run to make: none is recorded as failed.
+    expect(bodies[0]).not.toContain("oracle");
+    expect((await api(ro(t), "/api/v1/reports/parity-verdicts?revisions=all")).body.verdicts).toEqual([]);
   });
 
   it("marks a notice's text given up as failed, once", async () => {

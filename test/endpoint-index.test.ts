@@ -16,7 +16,7 @@ describe("the endpoint index", () => {
 
   it("names, for a POST to a collection's read, writes of the index that its description names too", () => {
     const naming = endpoints.filter((e) => e.addedBy.length > 0);
-    expect(naming.map((e) => e.operationId).sort()).toEqual(["list_categories", "list_category_taxonomy", "list_rules"]);
+    expect(naming.map((e) => e.operationId).sort()).toEqual(["list_categories", "list_category_taxonomy", "list_people", "list_rules"]);
     for (const e of naming) {
       expect(e.access, e.operationId).toBe("read");
       for (const id of e.addedBy) {

@@ -1,14 +1,15 @@
 /**
  * Isolation between tenants. The tenant is always the credential's, so another tenant's
- * line, rule, export, verdict, grant or grant request is addressed through the caller's own
- * empty books: every such address is 404, with every credential that passes the rule (an
- * auditor grant token of the neighbour's included, where a grant reads), and no read of
- * any kind (its own books, the auditor view, the verdicts, the grants) carries a word of
- * the neighbour's.
+ * line, rule, export, verdict, grant, grant request, seat or invitation is addressed
+ * through the caller's own empty books: every such address is 404, with every credential
+ * that passes the rule (an auditor grant token of the neighbour's included, where a grant
+ * reads), and no read of any kind (its own books, the auditor view, the verdicts, the
+ * grants, the people) carries a word of the neighbour's.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { CREDENTIAL_RULES } from "../src/auth/caller";
 import { endpoints } from "../src/endpoints/index";
+import { invite, seatPerson } from "./fixtures/people";
 import { api, CHECKING, createTenant, deliver, eventually, grantAuditor, judge, linkSandboxBank, outbox, rw, ro, session, syncNow, txn, VIEWER, type SandboxTenant } from "./fixtures/sandbox";
 
 /** Every word tenant A owns carries this, so a leak of any field is a substring away. */
@@ -22,6 +23,8 @@ interface Resources {
   requestId: number;
   connectionId: number;
   verdictDay: string;
+  seatId: number;
+  invitationId: number;
 }
 
 let owner: SandboxTenant;
@@ -67,7 +70,23 @@ beforeAll(async () => {
   expect(filed.body.verdict.match).toBe(false);
   // Its notice is texted by the job queue: wait for it, so nothing of the owner's is still moving.
   await eventually("the mismatch notice texted", async () => ((await outbox(owner)).some((m) => m.body.startsWith("Parity mismatch")) ? true : undefined));
-  owned = { lineId, ruleKey, exportId: exported.body.export_id, grantId: grant.grant.grant_id, requestId: pending.body.request_id, connectionId, verdictDay: "2026-11-20" };
+  // A person seated in the owner's business, and an invitation still pending, both named with the mark.
+  await seatPerson(owner, "bookkeeper", `${MARK} Person`);
+  await invite(owner, `${MARK}-pending@books.example`, "viewer");
+  const listed = (await api(session(owner), "/api/v1/people")).body;
+  const seatId = listed.people.find((p: any) => p.name === `${MARK} Person`).seat_id;
+  const invitationId = listed.invitations.find((i: any) => i.email === `${MARK}-pending@books.example`).invitation_id;
+  owned = {
+    lineId,
+    ruleKey,
+    exportId: exported.body.export_id,
+    grantId: grant.grant.grant_id,
+    requestId: pending.body.request_id,
+    connectionId,
+    verdictDay: "2026-11-20",
+    seatId,
+    invitationId,
+  };
   neighbourAuditor = (await grantAuditor(neighbour)).token;
 });
 
@@ -96,6 +115,9 @@ function addressing(r: Resources): [string, string, string, unknown][] {
     ["revoke_auditor_grant", "POST", `/api/v1/auditor/grants/${r.grantId}/revoke`, undefined],
     ["get_connection", "GET", `/api/v1/connections/${r.connectionId}`, undefined],
     ["get_parity_verdict", "GET", `/api/v1/reports/parity-verdicts/${r.verdictDay}`, undefined],
+    ["withdraw_invitation", "POST", `/api/v1/people/invitations/${r.invitationId}/withdraw`, undefined],
+    ["change_seat_role", "POST", `/api/v1/people/seats/${r.seatId}/role`, { role: "viewer" }],
+    ["revoke_seat", "POST", `/api/v1/people/seats/${r.seatId}/revoke`, undefined],
   ];
 }
 
@@ -123,6 +145,10 @@ describe("another tenant's resources", () => {
     for (const [op, method, path] of addressing(owned).filter(([, method]) => method === "GET")) {
       expect((await api(rw(owner), path, { method })).status, op).toBe(200);
     }
+    // The neighbour changed nothing of the owner's people: the seat is live with its role, the invitation pending.
+    const people = (await api(session(owner), "/api/v1/people")).body;
+    expect(people.people.find((p: any) => p.seat_id === owned.seatId)).toMatchObject({ role: "bookkeeper", revoked_at: null });
+    expect(people.invitations.find((i: any) => i.invitation_id === owned.invitationId)).toMatchObject({ status: "pending" });
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { invitePerson } from "../src/auth/people";
+import { invitePerson } from "../src/auth/seats";
 import { findTenant } from "../src/auth/tenants";
 import { sandboxMailTo } from "../src/providers/email/sandbox";
 import { accept, as, invite, postForm, seatPerson, sessionSet, uniqueEmail, type Person } from "./fixtures/people";
@@ -61,7 +61,7 @@ describe("inviting a person and accepting the invitation", () => {
     const lapsedEmail = uniqueEmail("lapsed");
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
     const lapsed = await invitePerson(env, tenant, { email: lapsedEmail, role: "viewer" }, `human:${owner.tenant}`, BASE, eightDaysAgo);
-    expect(lapsed.kind).toBe("invited");
+    expect(lapsed.invitation.status).toBe("pending");
     const lapsedSecret = /token=([A-Za-z0-9_-]{43})/.exec((await sandboxMailTo(env.INDEX_DB, lapsedEmail, 1))[0]!.text)![1]!;
     const refused = await SELF.fetch(`${BASE}/invitations/accept?token=${lapsedSecret}`);
     expect(refused.status).toBe(404);
@@ -258,8 +258,11 @@ describe("roles, by the credential rules", () => {
     const review = await page(as(leaving), "/app/review");
     expect(review.status).toBe(303);
     expect(review.location).toBe("/app/practice");
-    // Revoked once: a second revoke names no live seat.
-    expect((await page(owner, `/app/people/seats/${seatId}/revoke`, { form: {} })).status).toBe(404);
+    // Revoked once: a second revoke answers the seat as it stands, its stamp kept, and it stays revoked.
+    const stamped = (await api(session(owner), `/api/v1/people/seats/${seatId}/revoke`, { method: "POST" })).body.seat.revoked_at;
+    expect((await page(owner, `/app/people/seats/${seatId}/revoke`, { form: {} })).status).toBe(303);
+    expect((await api(session(owner), `/api/v1/people/seats/${seatId}/revoke`, { method: "POST" })).body.seat.revoked_at).toBe(stamped);
+    expect((await api({ session: leaving.session }, "/api/v1/me")).status).toBe(401);
   });
 
   it("another business's seat and invitation are 404 to this owner", async () => {

@@ -21,6 +21,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Mails a single-use link to reset a password, which works for an hour: the owner's (give the tenant's handle; the link goes only to the owner's verified email) or a person's (give their email). Needs no credential. The answer is the same whether or not there is such an account, so it tells nobody who has one. Each client address may ask 10 times an hour, then waits (429 `rate_limited` with `Retry-After`); no account is mailed more than 5 times an hour. Then reset_password (POST /api/v1/password-reset/new) with the link's token, or follow the link in a browser. Not a tool on the tool face: it is for someone who cannot sign in, and its limit is per client address.
+         */
+        post: operations["request_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password-reset/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description Spends a reset link (its `token`) and sets the new password of its account, the owner's or a person's; every session signed in with the old password ends (a person's in every business). Needs no credential: the token is the proof. A token unknown, used already or past its hour is 404, and nothing changes. Not a tool on the tool face: it is for someone who cannot sign in, and its limit is per client address.
+         */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -150,7 +190,7 @@ export interface paths {
         };
         /**
          * Get one bank connection
-         * @description One of the tenant's bank connections and its status. 404 for an id the tenant does not hold.
+         * @description One of the tenant's bank connections, its status and its history: every change of status, each naming who made it (the owner, a co-owner by name, or the service). 404 for an id the tenant does not hold.
          */
         get: operations["get_connection"];
         put?: never;
@@ -634,7 +674,7 @@ export interface paths {
         };
         /**
          * List the parity verdicts
-         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. `from` and `to` bound the day; `revisions=all` lists every revision instead of each day's newest. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each (`status` `filed`) says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. A daily run that filed no verdict is listed beside them (`status` `failed`) with why (`error`: the oracle's answer, or the job queue giving up on the day). `from` and `to` bound the day; `revisions=latest` lists each day's verdict (or, for a day without one, its last failed run), `revisions=all` every revision and every failed run. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
          */
         get: operations["list_parity_verdicts"];
         put?: never;
@@ -654,7 +694,7 @@ export interface paths {
         };
         /**
          * Read one parity verdict
-         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day; for a day whose daily run failed, the 404 says why. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
          */
         get: operations["get_parity_verdict"];
         put?: never;
@@ -829,6 +869,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the people and their roles
+         * @description The tenant's owner, the people who hold a live seat (each with its role and every role it held, with who made each change) and the invitations still pending. Add people with invite_person (POST /api/v1/people/invitations): the person accepts the mailed link in a browser. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        get: operations["list_people"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone to a seat
+         * @description Mails `email` a single-use link to a seat with `role`, which lapses after 7 days; accepting it (in a browser) makes the person's account, or adds the seat to the account that address has, and signs them in. A new invitation to the same address withdraws the pending one. An address whose person holds a seat here already is 409 `already_seated` (change that seat's role instead); the owner's own email is 400. At most 20 invitations a tenant an hour are mailed: past that, or where the mail service refuses, the invitation is filed and the answer says it was not sent. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["invite_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/invitations/{invitation_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an invitation
+         * @description Stamps the invitation withdrawn: its link opens nothing from now. Withdrawing again (or a lapsed one) answers it as it stands. One accepted is 409 `invitation_accepted`: its person holds the seat, so revoke the seat instead. Takes no body. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["withdraw_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/seats/{seat_id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a seat's role
+         * @description Appends the seat's new role (the roles before it stay listed, with who changed each): the person's very next request has it. The role it holds already appends nothing (`changed: false`). A revoked seat is 409 `seat_revoked`: a new seat needs a new invitation. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["change_seat_role"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/seats/{seat_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a seat
+         * @description Stamps the seat revoked (it is kept, listed nowhere live): the person's sessions in this business reach nothing from their next request, and their seats elsewhere are untouched. Revoking again answers the revoked seat unchanged. Takes no body. Session only, and the owner's (the tenant's password session or a co-owner's): a bearer token, the tool face included, is 403 `session_only`, so no token can seat someone who could then do what tokens cannot; a bookkeeper's or a viewer's session is 403 `role_refused`. Another business's seat or invitation is a 404.
+         */
+        post: operations["revoke_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -979,6 +1119,78 @@ export interface components {
              * @example 6f1f7c2a-9a8e-4d1b-b3b4-2f0d6f0e9a51
              */
             idempotency_key?: string;
+        };
+        PasswordResetRequested: {
+            /**
+             * @description Always true: the answer is the same whether or not there is such an account.
+             * @example true
+             * @enum {boolean}
+             */
+            requested: true;
+            /**
+             * @description How long a mailed link works (once).
+             * @example 60
+             */
+            link_minutes: number;
+            /**
+             * @description What happened, in words that say nothing of whether the account exists.
+             * @example If that email is the account of someone invited to a business here, a link to reset the password was mailed to it.
+             */
+            detail: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * @description The owner's: the tenant's handle. Give this or `email`, not both.
+             * @example acme-bakery
+             */
+            tenant?: string;
+            /**
+             * Format: email
+             * @description A person's (a bookkeeper's, a viewer's, anyone invited): their email. Give this or `tenant`, not both.
+             * @example dana@books.example
+             */
+            email?: string;
+        };
+        PasswordSet: {
+            /**
+             * @description Whose password was set: the tenant's owner's, or a person's.
+             * @example person
+             * @enum {string}
+             */
+            account: "owner" | "person";
+            /**
+             * @description The tenant, for the owner's; null for a person's.
+             * @example null
+             */
+            tenant: string | null;
+            /**
+             * @description Where the link was mailed.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description Every session signed in with the old password has ended.
+             * @example true
+             * @enum {boolean}
+             */
+            sessions_ended: true;
+            /**
+             * @description Where to sign in with the new password.
+             * @example https://ledger.example/signin
+             */
+            sign_in: string;
+        };
+        NewPassword: {
+            /**
+             * @description The secret of the mailed link: its `token` query parameter.
+             * @example q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c
+             */
+            token: string;
+            /**
+             * @description The new password (10 to 200 characters); kept only as a PBKDF2 hash.
+             * @example a brand new password
+             */
+            password: string;
         };
         BooksSummary: {
             /**
@@ -1370,6 +1582,49 @@ export interface components {
         };
         BankConnectionAnswer: {
             connection: components["schemas"]["BankConnection"];
+            /** @description Every change of its status, oldest first: linked, a login wanted, repaired, disconnected, each naming who or what made it. */
+            history: components["schemas"]["BankConnectionEvent"][];
+        };
+        BankConnectionEvent: {
+            /**
+             * @description The status it came to have.
+             * @example disconnected
+             * @enum {string}
+             */
+            status: "connected" | "login_required" | "error" | "disconnected";
+            /**
+             * @description Why, in words: the bank's error, or who did it (a person by name).
+             * @example disconnected by Dana Reyes (person:p3f9c1a7e5b2d4c60)
+             */
+            detail: string;
+            /**
+             * @description Who or what did it: `human:<tenant>` (the owner's session), `person:<id>` (a co-owner's session), or the service: `aggregator:webhook` (the aggregator's word on the item), `service:sync-watcher` (what a sync found).
+             * @example person:p3f9c1a7e5b2d4c60
+             */
+            actor: string;
+            /** @description The person a `person:<id>` actor names, as they were when they took their seat; null for any other actor. */
+            person: {
+                /**
+                 * @description The person's id (`p` and 16 hex digits).
+                 * @example p3f9a0c1b2d4e5f60
+                 */
+                id: string;
+                /**
+                 * @description The person's name, as noted when they took their seat in the tenant.
+                 * @example Dana Reyes
+                 */
+                name: string;
+                /**
+                 * @description The person's email, as noted when they took their seat.
+                 * @example dana@reyes-books.example
+                 */
+                email: string;
+            } | null;
+            /**
+             * @description When.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
         };
         Usage: {
             /** @description Bank connections in use against the cap this surface enforces. */
@@ -2813,25 +3068,30 @@ export interface components {
             }[];
         };
         ParityVerdictHistory: {
-            /** @description This page's verdicts, newest day first, then newest revision first. */
-            verdicts: components["schemas"]["ParityVerdictSummary"][];
+            /** @description This page's verdicts (`status` `filed`) and the daily runs that filed none (`failed`), newest day first, then newest first within a day (a verdict's revisions in order). With `revisions=latest`, a day's entry is its verdict, or, for a day without one, its last failed run. */
+            verdicts: (components["schemas"]["ParityVerdictSummary"] | components["schemas"]["ParityFailedRun"])[];
             /**
              * @description The page served.
              * @example 1
              */
             page: number;
             /**
-             * @description Verdicts per page, after the cap.
+             * @description Entries per page, after the cap.
              * @example 50
              */
             per_page: number;
             /**
-             * @description Verdicts matched, over every page.
+             * @description Entries matched, over every page.
              * @example 31
              */
             total: number;
         };
         ParityVerdictSummary: {
+            /**
+             * @description `filed`: a verdict (`match` says whether it matched). A day the daily run filed none for is listed `failed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "filed";
             /**
              * @description The day the verdict is for.
              * @example 2026-11-20
@@ -2893,6 +3153,44 @@ export interface components {
              * @example cron:daily-parity
              */
             filed_by: string;
+        };
+        /** @description A daily run that filed no parity verdict for its day, and why. */
+        ParityFailedRun: {
+            /**
+             * @description `failed`: the daily run filed no verdict for the day; `error` says why. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "failed";
+            /**
+             * @description The day the run was to file the verdict for.
+             * @example 2026-11-21
+             */
+            as_of: string;
+            /**
+             * @description The daily run's scheduled time (ISO 8601, UTC).
+             * @example 2026-11-21T11:00:00.000Z
+             */
+            ran_at: string;
+            /**
+             * @description When the failure was recorded (ISO 8601, UTC).
+             * @example 2026-11-21T11:00:03.518Z
+             */
+            recorded_at: string;
+            /**
+             * @description Why no verdict was filed: the oracle's answer (unreachable, an HTTP error, not the structured report), or the job queue giving up on the day's run.
+             * @example the oracle answered HTTP 500
+             */
+            error: string;
+            /**
+             * @description The oracle source's address, without query or fragment (never its secret).
+             * @example https://reports.example.com/pnl.json
+             */
+            oracle_url: string;
+            /**
+             * @description `cron:daily-parity` (the run ended on the oracle's failure) or `service:job-queue` (every delivery of the day's run failed, and the queue gave up on it).
+             * @example cron:daily-parity
+             */
+            recorded_by: string;
         };
         FiledParityVerdict: {
             /** @description The verdict as filed, with its oracle. */
@@ -3377,6 +3675,191 @@ export interface components {
                 raw?: unknown;
             }[];
         };
+        People: {
+            /** @description The tenant's owner, who signs in with the tenant's handle and password: always an owner, never a seat. */
+            owner: {
+                /**
+                 * @description The owner's email (a sandbox sign-up may have none).
+                 * @example owner@acme-bakery.example
+                 */
+                email: string | null;
+                /**
+                 * @description Whether a link mailed to it was followed.
+                 * @example true
+                 */
+                email_verified: boolean;
+            };
+            /** @description The live seats, oldest first. */
+            people: components["schemas"]["Seat"][];
+            /** @description The invitations still pending, newest first. */
+            invitations: components["schemas"]["Invitation"][];
+        };
+        Seat: {
+            /**
+             * @description The seat's id in the service.
+             * @example 12
+             */
+            seat_id: number;
+            /**
+             * @description The person's id; their actor is `person:<person_id>`.
+             * @example p3f9c1a7e5b2d4c60
+             */
+            person_id: string;
+            /**
+             * @description The person's name, as they gave it when they accepted their first invitation.
+             * @example Dana Reyes
+             */
+            name: string;
+            /**
+             * @description The person's email (lower-cased): where their invitations and password resets go.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+            /**
+             * @description When the seat was taken (the invitation accepted).
+             * @example 2026-11-20T15:04:05.000Z
+             */
+            since: string;
+            /**
+             * @description When the seat was revoked; null while it is live. Never unset.
+             * @example null
+             */
+            revoked_at: string | null;
+            /**
+             * @description Who revoked it: `human:<tenant>` (the owner's session) or `person:<id>` (a co-owner's); null while it is live.
+             * @example null
+             */
+            revoked_by: string | null;
+            /** @description Every role the seat held, oldest first: the role it was taken with, then each change. The last is `role`. */
+            roles: {
+                /**
+                 * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+                 * @example bookkeeper
+                 * @enum {string}
+                 */
+                role: "owner" | "bookkeeper" | "viewer";
+                /**
+                 * @description From when.
+                 * @example 2026-11-20T15:04:05.000Z
+                 */
+                at: string;
+                /**
+                 * @description Whose act: for the first, who sent the invitation; then who changed the role.
+                 * @example human:acme-bakery
+                 */
+                by: string;
+            }[];
+        };
+        Invitation: {
+            /**
+             * @description The invitation's id.
+             * @example 5
+             */
+            invitation_id: number;
+            /**
+             * @description Where it was mailed (lower-cased).
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+            /**
+             * @description `pending`: its link can be accepted; `accepted`: its person holds the seat; `withdrawn`: its link opens nothing; `lapsed`: its 7 days passed.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "withdrawn" | "lapsed";
+            /**
+             * @description Who sent it: `human:<tenant>` or `person:<id>`.
+             * @example human:acme-bakery
+             */
+            invited_by: string;
+            /**
+             * @description When it was sent.
+             * @example 2026-11-20T15:04:05.000Z
+             */
+            created_at: string;
+            /**
+             * @description When its link lapses, unless accepted or withdrawn first.
+             * @example 2026-11-27T15:04:05.000Z
+             */
+            expires_at: string;
+            /**
+             * @description When it was accepted; null until then.
+             * @example null
+             */
+            accepted_at: string | null;
+            /**
+             * @description When it was withdrawn (by the owner, or by a newer invitation to the same address); null until then.
+             * @example null
+             */
+            withdrawn_at: string | null;
+            /**
+             * @description Who withdrew it (or sent the newer invitation that did); null until then.
+             * @example null
+             */
+            withdrawn_by: string | null;
+        };
+        Invited: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * @description `sent`: the link was mailed; `not_sent`: it could not be (the invitation stays pending: withdraw it and invite again later).
+             * @example sent
+             * @enum {string}
+             */
+            invitation_email: "sent" | "not_sent";
+            /**
+             * @description Why the mail was not sent, or null.
+             * @example null
+             */
+            invitation_email_problem: string | null;
+        };
+        InvitePerson: {
+            /**
+             * Format: email
+             * @description Where to mail the invitation; compared lower-cased.
+             * @example dana@books.example
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+        };
+        InvitationAnswer: {
+            invitation: components["schemas"]["Invitation"];
+        };
+        SeatRoleChanged: {
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description False when the seat held that role already (nothing was appended).
+             * @example true
+             */
+            changed: boolean;
+        };
+        SeatRoleChange: {
+            /**
+             * @description `owner`: everything; `bookkeeper`: the books, rules and reports, no tokens, grants, people, settings or banks; `viewer`: reads only.
+             * @example bookkeeper
+             * @enum {string}
+             */
+            role: "owner" | "bookkeeper" | "viewer";
+        };
+        SeatAnswer: {
+            seat: components["schemas"]["Seat"];
+        };
     };
     responses: never;
     parameters: never;
@@ -3512,6 +3995,223 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "email_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    request_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Asked (whether or not a link went). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequested"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limit per client address, or this operation's own: 10 password resets an hour per client address, then waits doubling from 1 s (with `Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPassword"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordSet"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `not_found`: The link is unknown, used already or past its hour. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
                     };
                 };
             };
@@ -7373,11 +8073,11 @@ export interface operations {
                 from?: string;
                 /** @description Inclusive upper bound on the verdict's day (`as_of`). */
                 to?: string;
-                /** @description `latest` (the default): each day's newest revision, the day's verdict. `all`: every revision filed. */
+                /** @description `latest` (the default): each day's newest revision, the day's verdict (or, for a day without one, its last failed run). `all`: every revision filed and every failed run. */
                 revisions?: "latest" | "all";
                 /** @description 1-based page number. */
                 page?: number;
-                /** @description Verdicts per page. Default 50; values above 100 are clamped to 100. */
+                /** @description Entries per page. Default 50; values above 100 are clamped to 100. */
                 per_page?: number;
             };
             header?: never;
@@ -7386,7 +8086,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the verdict history. */
+            /** @description A page of the verdict history: verdicts, and the daily runs that filed none. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7543,7 +8243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: No verdict is filed for the day, or no such revision of it. */
+            /** @description `not_found`: No verdict is filed for the day (the detail names the day's failed oracle run, if any), or no such revision of it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8679,6 +9379,703 @@ export interface operations {
                          * @enum {string}
                          */
                         code?: "auditor_only" | "grant_revoked" | "grant_expired";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    list_people: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["People"];
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    invite_person: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitePerson"];
+            };
+        };
+        responses: {
+            /** @description The invitation, filed, and whether its mail went. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invited"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `already_seated`: The address's person holds a live seat here already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "already_seated";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    withdraw_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id. */
+                invitation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAnswer"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business sent no invitation with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `invitation_accepted`: The invitation was accepted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invitation_accepted";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    change_seat_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat's id. */
+                seat_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatRoleChange"];
+            };
+        };
+        responses: {
+            /** @description The seat with its role, and whether it changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatRoleChanged"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business has no seat with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `seat_revoked`: The seat was revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "seat_revoked";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    revoke_seat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat's id. */
+                seat_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAnswer"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `session_only`: A bearer token on an operation only a browser session may call. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "session_only" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: This business has no seat with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
                     };
                 };
             };

@@ -28,7 +28,10 @@ import m0025 from './0025_relation_c_days_and_currency.sql';
 import m0026 from './0026_relation_c_engine.sql';
 import m0027 from './0027_people.sql';
 import m0028 from './0028_people_append_only.sql';
-import m0029 from './0029_model_evidence_afresh.sql';
+import m0029 from './0029_partial_index_conditions.sql';
+import m0030 from './0030_oracle_runs.sql';
+import m0031 from './0031_oracle_runs_append_only.sql';
+import m0032 from './0032_model_evidence_afresh.sql';
 
   export default {
     journal,
@@ -62,7 +65,10 @@ m0025,
 m0026,
 m0027,
 m0028,
-m0029
+m0029,
+m0030,
+m0031,
+m0032
     }
   }
   

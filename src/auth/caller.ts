@@ -6,15 +6,15 @@
 /**
  * src/auth/ (entry: this file, the credential rules every face checks): who may call, and as
  * whom. Tenants and their passwords, sign-up, sign-in, sessions, personal access tokens,
- * auditor grants, the owner's mail links, sealed secrets (sealing.ts) and shared crypto
- * (crypto.ts). May import the index (index-db/, where credentials live), the limits, the
+ * auditor grants, people and their seats, the emailed links and password resets, sealed
+ * secrets (sealing.ts) and shared crypto (crypto.ts). May import the index (index-db/, where credentials live), the limits, the
  * mail and text adapters (providers/), the ledger, env.ts, errors.ts and the ground
  * floor. Imported by the faces and the services that act for a tenant; never imports a
  * face or a job runner.
  */
 import type { ErrorCode } from "../error-catalog";
 import { ApiError } from "../errors";
-import { grantOfToken, type GrantRecord } from "./grants";
+import type { GrantRecord } from "./grants";
 import type { Role } from "../index-db/schema";
 import { findLiveSession, SESSION_COOKIE } from "./sessions";
 import type { TenantRecord } from "./tenants";
@@ -126,7 +126,7 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
     if (!token) throw refused("The bearer token is unknown, expired or revoked.");
     const tenant = token.tenant;
     if (token.scope === "auditor") {
-      const grant = await grantOfToken(d1, token.label);
+      const grant = token.grant;
       if (!grant || grant.tokenKid !== token.kid || grant.tenantId !== tenant.id) throw refused("The bearer token names no grant.");
       return { tenant, role: null, person: null, kind: "auditor", scope: "auditor", kid: token.kid, actor: `auditor:${tenant.id}:${grant.id}`, grant, rateKey: `grant:${grant.id}` };
     }
@@ -147,29 +147,41 @@ export async function resolveCaller(request: Request, d1: D1Database, now: Date)
   throw new ApiError("credential_missing", "No credential: send `Authorization: Bearer <token>` or the svc_session cookie.");
 }
 
-/** Applies an endpoint's credential rule to a resolved caller. */
+/** Applies an endpoint's credential rule to a resolved caller: its refusal (ruleRefusal) is thrown, and a session's write must come from this origin. */
 export function checkRule(caller: Caller, rule: CredentialRule, request: Request, now: Date = new Date()): void {
+  const refusal = ruleRefusal(caller, rule, now);
+  if (refusal) throw refusal;
+  if (rule !== "read" && rule !== "read_or_grant" && caller.kind === "session") requireSameOrigin(request);
+}
+
+/**
+ * Why a resolved caller does not pass a credential rule, or null when it does: the grant's
+ * checks, then the credential's kind, the role, and a read-only token on a write. (The
+ * request's origin is checkRule's.) The pages ask it too, to offer only the forms the
+ * caller may send.
+ */
+export function ruleRefusal(caller: Caller, rule: CredentialRule, now: Date = new Date()): ApiError | null {
   const { grant } = CREDENTIAL_RULES[rule];
   if (caller.grant !== null) {
-    if (grant === "refused") throw new ApiError("auditor_scope", `An auditor grant token reads ${GRANT_REACH}, and nothing else.`);
-    if (caller.grant.revokedAt !== null) throw new ApiError("grant_revoked", `The owner revoked this grant on ${caller.grant.revokedAt}; a new look needs a new grant.`);
-    if (Date.parse(caller.grant.expiresAt) <= now.getTime()) throw new ApiError("grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
-    return;
+    if (grant === "refused") return new ApiError("auditor_scope", `An auditor grant token reads ${GRANT_REACH}, and nothing else.`);
+    if (caller.grant.revokedAt !== null) return new ApiError("grant_revoked", `The owner revoked this grant on ${caller.grant.revokedAt}; a new look needs a new grant.`);
+    if (Date.parse(caller.grant.expiresAt) <= now.getTime()) return new ApiError("grant_expired", `This grant's 24 hours ended at ${caller.grant.expiresAt}; a new look needs a new grant.`);
+    return null;
   }
   if (grant === "only") {
-    throw new ApiError("auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
+    return new ApiError("auditor_only", "The auditor view reads only through an auditor grant token; a personal access token or a session is refused.");
   }
   if (rule === "session" && caller.kind !== "session") {
-    throw new ApiError("session_only", "This operation needs a browser session; bearer tokens are refused here.");
+    return new ApiError("session_only", "This operation needs a browser session; bearer tokens are refused here.");
   }
   if (caller.role === null || !CREDENTIAL_RULES[rule].roles.includes(caller.role)) {
-    throw new ApiError("role_refused", `Your role here is ${ROLE_WORDS[caller.role ?? "viewer"]}; this needs ${CREDENTIAL_RULES[rule].who}.`);
+    return new ApiError("role_refused", `Your role here is ${ROLE_WORDS[caller.role ?? "viewer"]}; this needs ${CREDENTIAL_RULES[rule].who}.`);
   }
-  if (rule === "read" || rule === "read_or_grant") return;
+  if (rule === "read" || rule === "read_or_grant") return null;
   if (caller.kind === "token" && caller.scope === "read_only") {
-    throw new ApiError("read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
+    return new ApiError("read_only_token", "This token is read-only; mint a read-write token at /settings to write.");
   }
-  if (caller.kind === "session") requireSameOrigin(request);
+  return null;
 }
 
 /** A state-changing request made with a session must come from this origin (or say none). */

@@ -16,7 +16,7 @@ import type { SmsCarrier } from "../providers/sms/types";
 import { SmsError } from "../providers/sms/types";
 import { constantTimeEqual, randomSecret } from "./crypto";
 import type { TenantRecord } from "./tenants";
-import { mintToken } from "./tokens";
+import { GRANT_LABEL, mintToken } from "./tokens";
 
 export const GRANT_MAX_ATTEMPTS = 5;
 export const GRANT_TOKEN_HOURS = 24;
@@ -53,7 +53,7 @@ export function grantView(g: GrantRecord, now: Date): GrantView {
 
 /** The token label that names a grant; the grant id is read from it, never from a request. */
 export function grantLabel(grantId: number): string {
-  return `auditor-grant:${grantId}`;
+  return `${GRANT_LABEL}${grantId}`;
 }
 
 function codeKey(env: Env): string | null {
@@ -227,13 +227,17 @@ export async function listGrants(d1: D1Database, tenantId: string, now: Date): P
   return rows.map((g) => grantView(g, now));
 }
 
-/** The grant a token's label names. */
-export async function grantOfToken(d1: D1Database, label: string): Promise<GrantRecord | undefined> {
-  const id = /^auditor-grant:(\d+)$/.exec(label)?.[1];
-  if (!id) return undefined;
-  return drizzle(d1).select().from(auditorGrants).where(eq(auditorGrants.id, Number(id))).get();
-}
 
 export async function stampRead(d1: D1Database, grantId: number, now: Date): Promise<void> {
   await drizzle(d1).update(auditorGrants).set({ lastReadAt: now.toISOString() }).where(eq(auditorGrants.id, grantId));
+}
+
+/**
+ * A read through a grant's token is a use of the grant: it stamps the grant's last-read
+ * time, through `defer`, after the answer is sent. The read never waits for the index's
+ * write (which took about as long as the rest of the read, locally); the stamp is in
+ * flight before the answer leaves, so the owner's next listing of the grants sees it.
+ */
+export function stampUse(d1: D1Database, grant: GrantRecord | null, now: Date, defer: (work: Promise<unknown>) => void): void {
+  if (grant !== null) defer(stampRead(d1, grant.id, now));
 }

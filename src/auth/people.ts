@@ -1,25 +1,21 @@
 /**
- * People and their seats (docs/decisions.md, "People and roles"). A tenant's owner invites
- * people by email to a seat with a role; the emailed link is single-use, lapses after
- * INVITATION_DAYS and is kept only as its SHA-256 (as the owner's verification link is).
- * Accepting makes the person's account (email and password, hashed as the tenant's
+ * People: accounts that hold seats (docs/decisions.md, "People and roles"). A tenant's owner
+ * invites people by email to a seat with a role (seats.ts); the emailed link is single-use,
+ * lapses after INVITATION_DAYS and is kept only as its SHA-256 (as the owner's verification
+ * link is). Accepting makes the person's account (email and password, hashed as the tenant's
  * password is), or adds the seat to the account that address already has (its password
  * proves it), and signs them in. A person signs in by email and password and works in one
  * tenant at a time, moving between the tenants where they hold a seat.
  */
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ledgerOf, type Env } from "../env";
 import { settle } from "../errors";
-import { invitations, people, seats, tenants, type Role } from "../index-db/schema";
+import { invitations, people, seatRoleNow, seats, tenants, type Role } from "../index-db/schema";
 import { addressLimiter, attemptLimiter, SIGNIN } from "../limits/attempts";
-import type { Mail } from "../providers/email/types";
 import { constantTimeEqual, hashPassword, PASSWORD_ITERATIONS, randomSecret, sha256Hex } from "./crypto";
-import { sendOwnerMail, type OwnerMailOutcome } from "./owner-mail";
 import { startSession } from "./sessions";
 import type { TenantRecord } from "./tenants";
-
-export const INVITATION_DAYS = 7;
 
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -35,50 +31,6 @@ export function emailAddress(typed: string): string | null {
 function newPersonId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return `p${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
-export type Invited = { kind: "invited"; id: number; mail: OwnerMailOutcome } | { kind: "seated" };
-
-/**
- * Invites `email` to a seat in the tenant: files the invitation (withdrawing any earlier
- * one still pending for the same address, in the same batch) and mails its link. A person
- * who already holds a live seat there is not invited again (`seated`). A mail that does not
- * go leaves the invitation pending, and the answer says why.
- */
-export async function invitePerson(env: Env, tenant: TenantRecord, input: { email: string; role: Role }, invitedBy: string, origin: string, now: Date): Promise<Invited> {
-  const d1 = env.INDEX_DB;
-  const seated = await drizzle(d1)
-    .select({ id: seats.id })
-    .from(seats)
-    .innerJoin(people, eq(people.id, seats.personId))
-    .where(and(eq(seats.tenantId, tenant.id), eq(people.email, input.email), isNull(seats.revokedAt)))
-    .get();
-  if (seated) return { kind: "seated" };
-  const secret = randomSecret(32);
-  const at = now.toISOString();
-  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString();
-  const db = drizzle(d1);
-  const [, filed] = await db.batch([
-    db
-      .update(invitations)
-      .set({ withdrawnAt: at })
-      .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.email, input.email), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt))),
-    db
-      .insert(invitations)
-      .values({ tokenHash: await sha256Hex(secret), tenantId: tenant.id, email: input.email, role: input.role, invitedBy, createdAt: at, expiresAt })
-      .returning({ id: invitations.id }),
-  ]);
-  const business = tenant.businessName ?? tenant.id;
-  const mail: Mail = {
-    to: input.email,
-    subject: `You are invited to the books of ${business}`,
-    text:
-      `You are invited to the books of "${business}" (${tenant.id}) as ${input.role === "owner" ? "an owner" : `a ${input.role}`}. ` +
-      `Accept here within ${INVITATION_DAYS} days (the link works once):\n\n` +
-      `${origin}/invitations/accept?token=${secret}\n\n` +
-      `If you did not expect this, ignore this mail.`,
-  };
-  return { kind: "invited", id: filed[0]!.id, mail: await sendOwnerMail(env, tenant, mail, "invitations") };
 }
 
 const liveInvitation = (hash: string, at: string) =>
@@ -247,69 +199,10 @@ export interface HeldSeat {
 /** A person's live seats, oldest first, each with its tenant's business name. */
 export async function seatsOf(d1: D1Database, personId: string): Promise<HeldSeat[]> {
   const rows = await drizzle(d1)
-    .select({ seatId: seats.id, tenantId: seats.tenantId, businessName: tenants.businessName, role: seats.role, since: seats.createdAt, tier: tenants.tier, visibleFrom: tenants.visibleFrom })
+    .select({ seatId: seats.id, tenantId: seats.tenantId, businessName: tenants.businessName, role: seatRoleNow, since: seats.createdAt, tier: tenants.tier, visibleFrom: tenants.visibleFrom })
     .from(seats)
     .innerJoin(tenants, eq(tenants.id, seats.tenantId))
     .where(and(eq(seats.personId, personId), isNull(seats.revokedAt)))
     .orderBy(asc(seats.id));
   return rows.map(({ businessName, ...r }) => ({ ...r, business: businessName ?? r.tenantId }));
-}
-
-export interface TenantSeat {
-  seatId: number;
-  personId: string;
-  name: string;
-  email: string;
-  role: Role;
-  since: string;
-}
-
-export interface PendingInvitation {
-  id: number;
-  email: string;
-  role: Role;
-  invitedBy: string;
-  createdAt: string;
-  expiresAt: string;
-}
-
-/** The tenant's people: its live seats, oldest first, and the invitations still pending, newest first. */
-export async function peopleOf(d1: D1Database, tenantId: string, now: Date): Promise<{ seats: TenantSeat[]; pending: PendingInvitation[] }> {
-  const db = drizzle(d1);
-  const [held, pending] = await Promise.all([
-    db
-      .select({ seatId: seats.id, personId: people.id, name: people.name, email: people.email, role: seats.role, since: seats.createdAt })
-      .from(seats)
-      .innerJoin(people, eq(people.id, seats.personId))
-      .where(and(eq(seats.tenantId, tenantId), isNull(seats.revokedAt)))
-      .orderBy(asc(seats.id)),
-    db
-      .select({ id: invitations.id, email: invitations.email, role: invitations.role, invitedBy: invitations.invitedBy, createdAt: invitations.createdAt, expiresAt: invitations.expiresAt })
-      .from(invitations)
-      .where(and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt), gt(invitations.expiresAt, now.toISOString())))
-      .orderBy(desc(invitations.id)),
-  ]);
-  return { seats: held, pending };
-}
-
-/** Revokes a live seat of the tenant: the person's sessions there reach nothing from now. The seat revoked, or null when the tenant has no such live seat. */
-export async function revokeSeat(d1: D1Database, tenantId: string, seatId: number, actor: string, now: Date): Promise<TenantSeat | null> {
-  const [revoked] = await drizzle(d1)
-    .update(seats)
-    .set({ revokedAt: now.toISOString(), revokedBy: actor })
-    .where(and(eq(seats.id, seatId), eq(seats.tenantId, tenantId), isNull(seats.revokedAt)))
-    .returning();
-  if (!revoked) return null;
-  const person = (await drizzle(d1).select().from(people).where(eq(people.id, revoked.personId)).get())!;
-  return { seatId: revoked.id, personId: person.id, name: person.name, email: person.email, role: revoked.role, since: revoked.createdAt };
-}
-
-/** Withdraws a pending invitation of the tenant (its link opens nothing from now). False when the tenant has no such pending invitation. */
-export async function withdrawInvitation(d1: D1Database, tenantId: string, id: number, now: Date): Promise<boolean> {
-  const done = await drizzle(d1)
-    .update(invitations)
-    .set({ withdrawnAt: now.toISOString() })
-    .where(and(eq(invitations.id, id), eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt)))
-    .returning({ id: invitations.id });
-  return done.length === 1;
 }

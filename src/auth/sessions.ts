@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, isNull, lte } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { people, seats, sessions, tenants } from "../index-db/schema";
+import { people, seatRoleNow, seats, sessions, tenants } from "../index-db/schema";
 import { randomSecret, sha256Hex } from "./crypto";
 
 export const SESSION_COOKIE = "svc_session";
@@ -25,7 +25,7 @@ export async function findLiveSession(d1: D1Database, value: string, now: Date) 
   if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
   // The lookup is by hash of a 256-bit random value: there is no secret to compare.
   const row = await drizzle(d1)
-    .select({ session: sessions, tenant: tenants, person: { id: people.id, name: people.name, email: people.email }, seat: { id: seats.id, role: seats.role } })
+    .select({ session: sessions, tenant: tenants, person: { id: people.id, name: people.name, email: people.email }, seat: { id: seats.id, role: seatRoleNow } })
     .from(sessions)
     .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
     .leftJoin(people, eq(people.id, sessions.personId))
@@ -33,7 +33,7 @@ export async function findLiveSession(d1: D1Database, value: string, now: Date) 
     .where(eq(sessions.idHash, await sha256Hex(value)))
     .get();
   if (!row || row.session.endedAt !== null || Date.parse(row.session.expiresAt) <= now.getTime()) return undefined;
-  // The session, its tenant and a person's live seat there in one read: every request made with a session makes it.
+  // The session, its tenant and a person's live seat there (with its role now) in one read: every request made with a session makes it.
   return { ...row.session, tenant: row.tenant, person: row.person, seat: row.seat };
 }
 

@@ -21,7 +21,7 @@ import { attemptLimiter, PUBLIC } from "../limits/attempts";
 import { mailServiceFor } from "../providers/email";
 import type { Tier } from "../tiers";
 import { sha256Hex } from "./crypto";
-import { emailVerificationLink, sendOwnerMail, type OwnerMailOutcome } from "./owner-mail";
+import { emailVerificationLink, sendOwnerMail, type MailOutcome } from "./owner-mail";
 import { findTenant, insertTenantStatement, TENANT_SLUG, type TenantRecord } from "./tenants";
 
 /** Handles no tenant may take: they name parts of the service, or could be read as it. */
@@ -64,7 +64,7 @@ export interface SignedUp {
   /** False when this answers a sign-up made before with the same idempotency key. */
   created: boolean;
   /** Whether the owner's verification mail went, and why not (null: no email to verify). */
-  verificationMail: OwnerMailOutcome | null;
+  verificationMail: MailOutcome | null;
 }
 
 /** Refused with 429 `rate_limited` past the public operations' limit for the client's address (`public:address:<a>`). */

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, isNull, ne } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accessTokens } from "../index-db/schema";
+import { accessTokens, auditorGrants } from "../index-db/schema";
 import { constantTimeEqual, randomSecret, sha256Hex } from "./crypto";
 import type { TenantRecord } from "./tenants";
 
@@ -69,19 +69,32 @@ const TENANT_COLUMNS = [
   "id", "tier", "visible_from", "phone", "sms_enabled", "password_salt", "password_hash", "password_iterations", "created_at",
   "business_name", "owner_email", "email_verified_at", "terms_accepted_at", "signup_key_hash",
 ] as const;
+/** How a grant token's label begins: the grant's id follows (grants.ts, `grantLabel`). */
+export const GRANT_LABEL = "auditor-grant:";
+
+/** A grant's columns, after them, for a grant token (null for any other). */
+const GRANT_COLUMNS = ["id", "tenant_id", "request_id", "viewer_name", "viewer_channel", "token_kid", "created_at", "expires_at", "revoked_at", "last_read_at"] as const;
 /**
- * The token and its tenant in one read, as one raw statement: every authenticated request
- * makes it, and building it through drizzle cost more CPU than the read itself (about
- * 2 ms a request under the CPU profiler; docs/performance.md).
+ * The token, its tenant and, for a grant token, the grant its label names (`auditor-grant:<id>`),
+ * in one read, as one raw statement: every authenticated request makes it, and building it
+ * through drizzle cost more CPU than the read itself (about 2 ms a request under the CPU
+ * profiler; docs/performance.md).
  */
-const TOKEN_WITH_TENANT = `SELECT ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(", ")}, ${TENANT_COLUMNS.map((c) => `n.${c}`).join(", ")}
-  FROM access_tokens t JOIN tenants n ON n.id = t.tenant_id WHERE t.kid = ?`;
+const TOKEN_WITH_TENANT = `SELECT ${TOKEN_COLUMNS.map((c) => `t.${c}`).join(", ")}, ${TENANT_COLUMNS.map((c) => `n.${c}`).join(", ")},
+    ${GRANT_COLUMNS.map((c) => `g.${c}`).join(", ")}
+  FROM access_tokens t JOIN tenants n ON n.id = t.tenant_id
+  LEFT JOIN auditor_grants g ON t.scope = 'auditor' AND g.id = CAST(substr(t.label, ${GRANT_LABEL.length + 1}) AS INTEGER) AND t.label = '${GRANT_LABEL}' || g.id
+  WHERE t.kid = ?`;
 
 type TokenRecord = typeof accessTokens.$inferSelect;
+type GrantOfToken = typeof auditorGrants.$inferSelect;
 
-function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecord } {
-  const [kid, tenantId, label, scope, secretHash, createdAt, expiresAt, revokedAt, ...tenant] = values as [string, string, string, TokenScope, string, string, string, string | null, ...unknown[]];
+function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecord; grant: GrantOfToken | null } {
+  const [kid, tenantId, label, scope, secretHash, createdAt, expiresAt, revokedAt, ...rest] = values as [string, string, string, TokenScope, string, string, string, string | null, ...unknown[]];
+  const tenant = rest.slice(0, TENANT_COLUMNS.length);
+  const grant = rest.slice(TENANT_COLUMNS.length);
   const [id, tier, visibleFrom, phone, smsEnabled, passwordSalt, passwordHash, passwordIterations, tenantCreatedAt, businessName, ownerEmail, emailVerifiedAt, termsAcceptedAt, signupKeyHash] = tenant;
+  const [grantId, grantTenantId, requestId, viewerName, viewerChannel, tokenKid, grantCreatedAt, grantExpiresAt, grantRevokedAt, lastReadAt] = grant;
   return {
     kid,
     tenantId,
@@ -107,6 +120,21 @@ function tokenWithTenant(values: unknown[]): TokenRecord & { tenant: TenantRecor
       termsAcceptedAt: termsAcceptedAt as string | null,
       signupKeyHash: signupKeyHash as string | null,
     },
+    grant:
+      grantId === null
+        ? null
+        : {
+            id: grantId as number,
+            tenantId: grantTenantId as string,
+            requestId: requestId as number,
+            viewerName: viewerName as string,
+            viewerChannel: viewerChannel as string,
+            tokenKid: tokenKid as string,
+            createdAt: grantCreatedAt as string,
+            expiresAt: grantExpiresAt as string,
+            revokedAt: grantRevokedAt as string | null,
+            lastReadAt: lastReadAt as string | null,
+          },
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Connecting a bank in the aggregator's own flow, for a signed-in owner (/settings):
+ * Connecting a bank in the aggregator's own flow, for a signed-in owner (/settings; the
+ * tenant's owner or a co-owner, whose actor every step records, as judgements do):
  *
  * 1. `startLink`: the service asks the aggregator for a link token for its hosted page,
  *    naming where the browser comes back (`/settings/banks/linked?state=…`, a random
@@ -69,11 +70,12 @@ export function mayLinkBanks(tenant: Pick<TenantRecord, "ownerEmail" | "emailVer
 }
 
 /**
- * Opens a link at the aggregator: for a new bank (`connectionId` null, within the tier's
- * cap) or to repair a connection's login (update mode). Answers the aggregator's page to
- * send the browser to.
+ * Opens a link at the aggregator for `actor`: for a new bank (`connectionId` null, within
+ * the tier's cap) or to repair a connection's login (update mode). The link keeps who
+ * opened it, so finishing it (the browser's return or the aggregator's webhook) records
+ * them. Answers the aggregator's page to send the browser to.
  */
-export async function startLink(env: Env, tenant: TenantRecord, connectionId: number | null, origin: string, now: Date): Promise<{ url: string }> {
+export async function startLink(env: Env, tenant: TenantRecord, connectionId: number | null, actor: string, origin: string, now: Date): Promise<{ url: string }> {
   if (!mayLinkBanks(tenant)) {
     throw new ApiError("email_unverified", `Verify the owner's email (${tenant.ownerEmail}) first: follow the link mailed to it, or ask for another on /settings.`);
   }
@@ -124,6 +126,7 @@ export async function startLink(env: Env, tenant: TenantRecord, connectionId: nu
     mode: connectionId === null ? "new" : "repair",
     createdAt: now.toISOString(),
     expiresAt: token.expiration,
+    openedBy: actor,
   });
   return { url: token.url };
 }
@@ -172,7 +175,8 @@ export function wordsOf(outcome: LinkOutcome): string {
 
 async function completeLink(env: Env, tenant: TenantRecord, link: BankLinkRow, origin: string, now: Date): Promise<LinkOutcome> {
   const ledger = ledgerOf(env, tenant.id);
-  const actor = `human:${tenant.id}`;
+  // Links opened before their opener was kept were the owner's.
+  const actor = link.openedBy ?? `human:${tenant.id}`;
   if (Date.parse(link.expiresAt) <= now.getTime() - 60 * 60_000) return { kind: "expired" };
   const repair = link.mode === "repair" && link.connectionId !== null ? settle(await ledger.connection(link.connectionId)) : null;
   const service = repair ? bankLinkOf(env, origin, repair.provider) : bankLinkFor(env, origin)?.link;
@@ -188,7 +192,7 @@ async function completeLink(env: Env, tenant: TenantRecord, link: BankLinkRow, o
   if (result.state === "exited") return { kind: "left", reason: result.reason };
 
   if (repair) {
-    const marked = settle(await ledger.recordConnectionStatus(repair.id, "connected", "signed in again in the aggregator's update mode", actor));
+    const marked = settle(await ledger.repairConnection(repair.id, actor));
     await askForSync(env, tenant.id, actor);
     return { kind: "repaired", connection: marked.connection };
   }
@@ -223,14 +227,15 @@ async function askForSync(env: Env, tenant: string, actor: string): Promise<void
 }
 
 /**
- * Disconnects one of the tenant's connections (the owner, on /settings): the ledger marks
- * it disconnected (its lines stay in the books), then the item is removed at the
- * aggregator and forgotten by the webhooks' index. 404 for a connection the tenant does not hold.
+ * Disconnects one of the tenant's connections (an owner, on /settings, recorded as
+ * `actor`): the ledger marks it disconnected (its lines stay in the books), then the item
+ * is removed at the aggregator and forgotten by the webhooks' index. 404 for a connection
+ * the tenant does not hold.
  */
-export async function disconnectBank(env: Env, tenant: TenantRecord, connectionId: number, origin: string, now: Date): Promise<{ connection: Connection; removedAtAggregator: boolean }> {
+export async function disconnectBank(env: Env, tenant: TenantRecord, connectionId: number, actor: string, origin: string, now: Date): Promise<{ connection: Connection; removedAtAggregator: boolean }> {
   const ledger = ledgerOf(env, tenant.id);
   const secret = settle(await ledger.connectionSecret(connectionId));
-  const connection = settle(await ledger.disconnectBank(connectionId, `human:${tenant.id}`));
+  const connection = settle(await ledger.disconnectBank(connectionId, actor));
   if (secret.itemId === null) return { connection, removedAtAggregator: false };
   await disconnectBankItem(env.INDEX_DB, tenant.id, secret.itemId, now);
   let removed = false;

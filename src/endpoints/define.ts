@@ -23,21 +23,28 @@ export type AppEnv = { Bindings: Env; Variables: { caller: Caller } };
 type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-export interface Call<P, Q, B> {
-  caller: Caller;
+/** A call to a public operation: no credential, so no caller, tenant or face. */
+export interface PublicCall<P, Q, B> {
   env: Env;
+  now: Date;
+  /** The request's origin (`https://host`), for the absolute URLs an answer names. */
+  origin: string;
+  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the attempt limits and the public operations' limits. */
+  address: string | null;
+  /** Runs work after the answer is sent (a mail whose sending must not show in the answer's time). */
+  defer: (work: Promise<unknown>) => void;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+/** A call made with a credential: the public call's parts, and who is calling and what they may see. */
+export interface Call<P, Q, B> extends PublicCall<P, Q, B> {
+  caller: Caller;
   /** The caller's tenant's ledger (its Durable Object). */
   ledger: DurableObjectStub<TenantLedger>;
   /** What the caller's credential lets it see of the vault. */
   face: Face;
-  now: Date;
-  /** The request's origin (`https://host`), for the absolute URLs an answer names. */
-  origin: string;
-  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the attempt limits. */
-  address: string | null;
-  params: Out<P>;
-  query: Out<Q>;
-  body: Out<B>;
 }
 
 interface CommonSpec<P, Q, B> {
@@ -85,18 +92,6 @@ export class JsonAnswer<T> {
 export interface EndpointSpec<P, Q, B, S extends Schema> extends CommonSpec<P, Q, B> {
   success: { status: 200 | 201 | 202; description: string; schema: S };
   handler: (call: Call<P, Q, B>) => Promise<z.input<S> | JsonAnswer<z.input<S>>>;
-}
-
-/** A call to a public operation: no credential, so no caller, tenant or face. */
-export interface PublicCall<P, Q, B> {
-  env: Env;
-  now: Date;
-  origin: string;
-  /** The client's address where the deployment trusts the platform to report it (null: unknown), for the public operations' limits. */
-  address: string | null;
-  params: Out<P>;
-  query: Out<Q>;
-  body: Out<B>;
 }
 
 export interface PublicEndpointSpec<P, Q, B, S extends Schema> extends Omit<CommonSpec<P, Q, B>, "credential"> {
@@ -196,15 +191,18 @@ function refusalResponses(refusals: Map<ErrorCode, string>): RouteConfig["respon
   );
 }
 
+/** A JSON answer: the handler's body parsed by the success schema (or its own JSON text), with the success status. */
+function answerJson<S extends Schema>(success: { status: number; schema: S }, body: z.input<S> | JsonAnswer<z.input<S>>, c: Context<AppEnv>): Response {
+  const json = body instanceof JsonAnswer ? body.text : JSON.stringify(success.schema.parse(body));
+  return c.body(escapeRawControls(json), success.status as 200, { "content-type": "application/json" });
+}
+
+const jsonContent = (success: { description: string; schema: Schema }) => ({ description: success.description, content: { "application/json": { schema: success.schema } } });
+
 export function defineEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: EndpointSpec<P, Q, B, S>,
 ): Endpoint {
-  const success = { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } };
-  return build(spec, spec.success.status, success, "json", async (c, call) => {
-    const body = await spec.handler(call);
-    const json = body instanceof JsonAnswer ? body.text : JSON.stringify(spec.success.schema.parse(body));
-    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
-  });
+  return build(spec, spec.success.status, jsonContent(spec.success), "json", async (c, call) => answerJson(spec.success, await spec.handler(withCaller(c, call)), c));
 }
 
 /**
@@ -215,56 +213,7 @@ export function defineEndpoint<P extends Schema | undefined, Q extends Schema | 
 export function definePublicEndpoint<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, S extends Schema>(
   spec: PublicEndpointSpec<P, Q, B, S>,
 ): Endpoint {
-  const common = { ...spec, credential: "public" as const };
-  const refusals = refusalsOf(common as CommonSpec<unknown, unknown, unknown>, "write");
-  const route = createRoute({
-    method: spec.method,
-    path: spec.path,
-    operationId: spec.operationId,
-    tags: [spec.tag],
-    summary: spec.summary,
-    description: spec.description,
-    security: [],
-    middleware: [requireDecodableQuery, requireJsonBody],
-    request: {
-      ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.query ? { query: spec.query } : {}),
-      ...(spec.body ? { body: { required: spec.bodyRequired ?? true, content: { "application/json": { schema: spec.body } } } } : {}),
-    } as RouteConfig["request"],
-    responses: {
-      [spec.success.status]: { description: spec.success.description, content: { "application/json": { schema: spec.success.schema } } },
-      ...refusalResponses(refusals),
-    },
-  });
-  const run = async (c: Context<AppEnv>) => {
-    const valid = (target: string) => (c.req.valid as (t: string) => unknown)(target);
-    const call = {
-      env: c.env,
-      now: new Date(),
-      origin: new URL(c.req.url).origin,
-      address: clientAddress(c.req.raw, c.env),
-      params: spec.params ? valid("param") : undefined,
-      query: spec.query ? valid("query") : undefined,
-      body: spec.body ? valid("json") : undefined,
-    } as PublicCall<P, Q, B>;
-    const json = JSON.stringify(spec.success.schema.parse(await spec.handler(call)));
-    return c.body(escapeRawControls(json), spec.success.status, { "content-type": "application/json" });
-  };
-  return {
-    operationId: spec.operationId,
-    method: spec.method,
-    path: spec.path,
-    summary: spec.summary,
-    description: spec.description,
-    credential: "public",
-    access: "write",
-    answers: "json",
-    idempotent: spec.idempotent === true,
-    refusals: [...refusals.keys()],
-    addedBy: [],
-    route,
-    run,
-  };
+  return build({ ...spec, credential: "public" }, spec.success.status, jsonContent(spec.success), "json", async (c, call) => answerJson(spec.success, await spec.handler(call), c));
 }
 
 /** An endpoint that streams a file (text/csv and the like) instead of answering JSON. */
@@ -272,8 +221,8 @@ export function defineDownload<P extends Schema | undefined, Q extends Schema | 
   const content = Object.fromEntries(
     Object.entries(spec.success.mediaTypes).map(([mediaType, description]) => [mediaType, { schema: z.string().openapi({ description }) }]),
   );
-  return build(spec, 200, { description: spec.success.description, content }, "file", async (_c, call) => {
-    const file = await spec.handler(call);
+  return build(spec, 200, { description: spec.success.description, content }, "file", async (c, call) => {
+    const file = await spec.handler(withCaller(c, call));
     return new Response(file.body, {
       status: 200,
       headers: { "content-type": file.mediaType, "content-disposition": `attachment; filename="${file.filename}"` },
@@ -281,13 +230,26 @@ export function defineDownload<P extends Schema | undefined, Q extends Schema | 
   });
 }
 
+/** The call of an operation under a credential: the caller the route's authentication resolved, its tenant's ledger and face. */
+function withCaller<P, Q, B>(c: Context<AppEnv>, call: PublicCall<P, Q, B>): Call<P, Q, B> {
+  const caller = c.get("caller");
+  return { ...call, caller, ledger: ledgerOf(c.env, caller.tenant.id), face: faceFor(caller.tenant, call.now) };
+}
+
+/**
+ * An entry of the index from its spec: the route (its security, middleware, input and every
+ * answer), and the run that reads the call's input and answers it (`respond`). A public
+ * operation's route reads no credential; every other's authenticates first, and its
+ * `respond` adds the caller (`withCaller`).
+ */
 function build<P, Q, B>(
   spec: CommonSpec<P, Q, B>,
   status: number,
   success: RouteConfig["responses"][string],
   answers: Endpoint["answers"],
-  respond: (c: Context<AppEnv>, call: Call<P, Q, B>) => Promise<Response>,
+  respond: (c: Context<AppEnv>, call: PublicCall<P, Q, B>) => Promise<Response>,
 ): Endpoint {
+  const open = spec.credential === "public";
   const access = spec.method === "get" ? "read" : "write";
   // A grant is read-only access: no rule that lets one in may guard a write.
   if (access === "write" && CREDENTIAL_RULES[spec.credential].grant !== "refused") {
@@ -302,8 +264,8 @@ function build<P, Q, B>(
     tags: [spec.tag],
     summary: spec.summary,
     description: spec.description,
-    security: SECURITY,
-    middleware: access === "write" ? [authenticate(spec.credential), requireDecodableQuery, requireJsonBody] : [authenticate(spec.credential), requireDecodableQuery],
+    security: open ? [] : SECURITY,
+    middleware: [...(open ? [] : [authenticate(spec.credential)]), requireDecodableQuery, ...(access === "write" ? [requireJsonBody] : [])],
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
@@ -313,22 +275,18 @@ function build<P, Q, B>(
   });
 
   const run = async (c: Context<AppEnv>) => {
-    const caller = c.get("caller");
-    const now = new Date();
     // The validators registered by the route ran already; the generic context has lost their types.
     const valid = (target: string) => (c.req.valid as (t: string) => unknown)(target);
     const call = {
-      caller,
       env: c.env,
-      ledger: ledgerOf(c.env, caller.tenant.id),
-      face: faceFor(caller.tenant, now),
-      now,
+      now: new Date(),
       origin: new URL(c.req.url).origin,
       address: clientAddress(c.req.raw, c.env),
+      defer: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
       params: spec.params ? valid("param") : undefined,
       query: spec.query ? valid("query") : undefined,
       body: spec.body ? valid("json") : undefined,
-    } as Call<P, Q, B>;
+    } as PublicCall<P, Q, B>;
     return respond(c, call);
   };
 

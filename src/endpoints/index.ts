@@ -28,12 +28,16 @@ import { getTransaction, listTransactions } from "./transactions/routes";
 import { getUsage } from "./usage/routes";
 import { explainTransaction } from "./explanation/routes";
 import { signUpTenant } from "./signup/routes";
+import { requestPasswordReset, resetPassword } from "./password-reset/routes";
 import { getConnection, listConnections } from "./connections/routes";
 import { getParityVerdict, listParityVerdicts } from "./verdicts/routes";
+import { changeSeatRole, invitePerson, listPeople, revokeSeat, withdrawInvitation } from "./people/routes";
 
 export const endpoints: readonly Endpoint[] = [
-  // Signing up: the one public operation.
+  // The public operations: signing up, and a forgotten password.
   signUpTenant,
+  requestPasswordReset,
+  resetPassword,
   // The books and the bank feed.
   getMe,
   listTransactions,
@@ -84,4 +88,10 @@ export const endpoints: readonly Endpoint[] = [
   revokeAuditorGrant,
   listAuditorGrants,
   getAuditorView,
+  // People and their seats: the owner's.
+  listPeople,
+  invitePerson,
+  withdrawInvitation,
+  changeSeatRole,
+  revokeSeat,
 ];

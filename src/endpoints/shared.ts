@@ -36,6 +36,13 @@ export const problemSchema = z
   })
   .openapi("Problem", { description: "An RFC 9457 problem document." });
 
+/** A person an actor `person:<id>` names, as the tenant's ledger noted them when they took their seat. */
+export const notedPersonSchema = z.object({
+  id: z.string().openapi({ description: "The person's id (`p` and 16 hex digits).", example: "p3f9a0c1b2d4e5f60" }),
+  name: z.string().openapi({ description: "The person's name, as noted when they took their seat in the tenant.", example: "Dana Reyes" }),
+  email: z.string().openapi({ description: "The person's email, as noted when they took their seat.", example: "dana@reyes-books.example" }),
+});
+
 /** A real calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31 (one error per bad value). */
 export const isoDateSchema = z.iso.date(`a calendar date, YYYY-MM-DD, from ${DATE_RANGE.earliest} to ${DATE_RANGE.latest}`).superRefine((date, ctx) => {
   const problem = dateRangeProblem(date);

@@ -10,7 +10,7 @@
  * request can be authenticated before it is routed to the tenant's own object.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TIERS } from "../tiers";
 
 export const tenants = sqliteTable(
@@ -134,21 +134,6 @@ export const oracleSources = sqliteTable("oracle_sources", {
   setAt: text("set_at").notNull(),
 });
 
-/** Each daily parity run per tenant: the verdict it filed, or why it could not. */
-export const oracleRuns = sqliteTable(
-  "oracle_runs",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull(),
-    ranAt: text("ran_at").notNull(),
-    asOf: text("as_of").notNull(),
-    status: text("status", { enum: ["filed", "failed"] }).notNull(),
-    revision: integer("revision"),
-    error: text("error"),
-  },
-  (t) => [index("oracle_runs_tenant").on(t.tenantId, t.id)],
-);
-
 /**
  * A tenant's spreadsheet destinations for export (connected on /settings). A destination
  * is live until it is disconnected; `export_books` pushes to the newest live one. Its
@@ -255,15 +240,19 @@ export const sandboxOutbox = sqliteTable(
 );
 
 /**
- * The single-use links emailed to a tenant's owner: verifying the owner's email, and
- * resetting the password. Only a SHA-256 of the link's secret is kept; a link is spent
- * by stamping `used_at`, and is good until `expires_at`.
+ * The single-use links the service emails: verifying the owner's email, and resetting a
+ * password (the owner's, which is the tenant's, or a person's). Only a SHA-256 of the
+ * link's secret is kept; a link is spent by stamping `used_at`, and is good until
+ * `expires_at`. A link is for a tenant (its owner) or for a person, never both.
  */
 export const emailLinks = sqliteTable(
   "email_links",
   {
     tokenHash: text("token_hash").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
+    /** The tenant whose owner the link is for; null for a person's. */
+    tenantId: text("tenant_id"),
+    /** The person the link is for (a password reset); null for an owner's. */
+    personId: text("person_id"),
     purpose: text("purpose", { enum: ["verify_email", "reset_password"] }).notNull(),
     /** The address the link was sent to: verifying it verifies only this address. */
     email: text("email").notNull(),
@@ -271,7 +260,11 @@ export const emailLinks = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
   },
-  (t) => [index("email_links_tenant").on(t.tenantId, t.purpose), index("email_links_expiry").on(t.expiresAt)],
+  (t) => [
+    index("email_links_tenant").on(t.tenantId, t.purpose),
+    index("email_links_expiry").on(t.expiresAt),
+    check("email_links_one_account", sql`(tenant_id IS NULL) <> (person_id IS NULL)`),
+  ],
 );
 
 /**
@@ -294,6 +287,8 @@ export const bankLinks = sqliteTable(
     finishedAt: text("finished_at"),
     /** How it ended, in words the owner is shown (connected, repaired, left, expired, refused and why). */
     outcome: text("outcome"),
+    /** The actor that opened it (`human:<tenant>`, or `person:<id>` for a co-owner's session), recorded on what its finishing does; null on links opened before actors were kept, which were the owner's. */
+    openedBy: text("opened_by"),
   },
   // The aggregator's end-of-session webhook names the link token.
   (t) => [index("bank_links_tenant").on(t.tenantId, t.createdAt), index("bank_links_token").on(t.linkToken)],
@@ -382,7 +377,11 @@ export const people = sqliteTable("people", {
   createdAt: text("created_at").notNull(),
 });
 
-/** A person's seat in a tenant, with its role; a revoked seat is kept, stamped. One live seat per person and tenant. */
+/**
+ * A person's seat in a tenant, with the role it was taken with (a change of role is a
+ * `seat_roles` row); a revoked seat is kept, stamped once. One live seat per person and
+ * tenant. Triggers refuse deleting a seat and changing it but for its revocation's stamp.
+ */
 export const seats = sqliteTable(
   "seats",
   {
@@ -406,7 +405,8 @@ export const seats = sqliteTable(
 /**
  * Invitations to a seat, sent by email: the link carries a 256-bit random secret of which
  * only the SHA-256 is kept; it is spent when accepted, and lapses at its expiry or when
- * the owner withdraws it.
+ * the owner withdraws it. Triggers refuse deleting one and changing it but for the stamps
+ * of its acceptance or its withdrawal, each once.
  */
 export const invitations = sqliteTable(
   "invitations",
@@ -425,7 +425,30 @@ export const invitations = sqliteTable(
     /** The person who accepted it. */
     acceptedBy: text("accepted_by"),
     withdrawnAt: text("withdrawn_at"),
+    /** The actor that withdrew it; null while it is not withdrawn, and for one a newer invitation to the address replaced. */
+    withdrawnBy: text("withdrawn_by"),
   },
   (t) => [index("invitations_tenant").on(t.tenantId, t.id)],
 );
+
+/**
+ * The changes of a seat's role, appended (a trigger refuses every UPDATE and DELETE): the
+ * seat's role is its newest row's, or the role it was taken with while it has none.
+ */
+export const seatRoles = sqliteTable(
+  "seat_roles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    seatId: integer("seat_id").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    /** The actor that changed it (`human:<tenant>` or `person:<id>`). */
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("seat_roles_seat").on(t.seatId, t.id)],
+);
+
+/** A seat's role now, in a query over `seats`: its newest change's, or the role it was taken with. */
+export const seatRoleNow = sql<Role>`coalesce((SELECT r.role FROM seat_roles r WHERE r.seat_id = "seats"."id" ORDER BY r.id DESC LIMIT 1), "seats"."role")`;
 export type Role = (typeof ROLES)[number];

@@ -3,9 +3,10 @@
  * failed sync run, a final failed push, a failed text); when every delivery ended without
  * it (the invocation killed for its CPU time or memory, the tenant's object reset at each
  * try, a fault before the job could record anything), the queue moves the job to its
- * dead-letter queue and this records it: the job's own record says it failed for good, and
- * the owner is told in the thread, in the same transaction. Each is appended once: a job
- * already over (or a dead letter delivered twice) appends nothing.
+ * dead-letter queue and this records it: the job's own record says it failed for good (a
+ * day's run: its oracle run, failed, where the tenant has an oracle source and the day's run
+ * is not recorded yet), and the owner is told in the thread, in the same transaction. Each is
+ * appended once: a job already over (or a dead letter delivered twice) appends nothing.
  */
 import { and, eq } from "drizzle-orm";
 import { booksDate } from "../clock";
@@ -13,6 +14,7 @@ import { NO_CHANGES } from "./feed/feed-pages";
 import { planSyncRun, recordSyncRun } from "./feed/sync-requests";
 import { noticeToText, postNotice, recordSendOutcome } from "./messages";
 import { planPush, recordPush } from "./reports/export/push-records";
+import { oracleRunAt, recordFailedRun } from "./reports/oracle-runs";
 import type { LedgerDb } from "./store/db";
 import { messages, syncRequests } from "./store/schema";
 
@@ -23,7 +25,8 @@ export const JOB_QUEUE_ACTOR = "service:job-queue";
 export type GivenUpJob =
   | { kind: "sync"; requestId: number }
   | { kind: "push"; exportId: number }
-  | { kind: "daily"; scheduledAt: string }
+  /** `oracleUrl`: the tenant's oracle source, whose run the day's job was to make; null for a tenant without one. */
+  | { kind: "daily"; scheduledAt: string; oracleUrl: string | null }
   | { kind: "notice"; messageId: number };
 
 /** `recorded`: the failure and the owner's notice were appended; `over`: the job had ended already (or is unknown to this ledger). */
@@ -49,9 +52,16 @@ export function recordGivenUpJob(db: LedgerDb, job: GivenUpJob, deliveries: numb
         return "recorded";
       }
       case "daily": {
-        const body = `The daily run of ${booksDate(new Date(job.scheduledAt))} did not finish for these books: ${why}. That day's parity verdict may be missing, and lines waiting for the tail wait for the next run.`;
+        const day = booksDate(new Date(job.scheduledAt));
+        const run = oracleRunAt(tx, job.scheduledAt);
+        if (run?.actor === JOB_QUEUE_ACTOR) return "over";
+        // The run's parity part had not ended: it is recorded as failed, so the day reads as such in the verdict history.
+        const parityFails = job.oracleUrl !== null && run === undefined;
+        const parity = parityFails ? " No parity verdict was filed for that day: its oracle run is recorded as failed." : "";
+        const body = `The daily run of ${day} did not finish for these books: ${why}.${parity} Lines waiting for the tail wait for the next run.`;
         const told = tx.select({ id: messages.id }).from(messages).where(and(eq(messages.actor, JOB_QUEUE_ACTOR), eq(messages.body, body))).get();
         if (told) return "over";
+        if (parityFails) recordFailedRun(tx, { ranAt: job.scheduledAt, asOf: day, error: why, oracleUrl: job.oracleUrl!, actor: JOB_QUEUE_ACTOR }, at);
         postNotice(tx, body, JOB_QUEUE_ACTOR, at);
         return "recorded";
       }

@@ -5,7 +5,7 @@
 import { queueSize } from "./books/exceptions";
 import type { Face } from "./face";
 import { listSyncRuns } from "./feed/sync-requests";
-import { listVerdicts } from "./reports/verdicts";
+import { latestVerdict } from "./reports/verdicts";
 import type { LedgerDb } from "./store/db";
 
 export interface Glance {
@@ -16,10 +16,9 @@ export interface Glance {
 
 export function glanceAt(db: LedgerDb, face: Face): Glance {
   const [run] = listSyncRuns(db, 1);
-  const [verdict] = listVerdicts(db, { from: null, to: null, revisions: "latest" }, 1, 1).verdicts;
   return {
     queue: queueSize(db, face),
     lastSync: run ? { finishedAt: run.finishedAt, status: run.status, added: run.added, error: run.error } : null,
-    lastVerdict: verdict ? { asOf: verdict.as_of, revision: verdict.revision, match: verdict.match } : null,
+    lastVerdict: latestVerdict(db) ?? null,
   };
 }

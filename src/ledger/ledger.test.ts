@@ -78,7 +78,7 @@ describe("the append-only ledger", () => {
       setBooksCurrency(db, "CAD", "human:append-only", AT);
       recordTailAnswers(db, [{ aId: 1, answer: null }], "fake-model", AT);
       const books = rollingPnl(db, face, "2026-11-20");
-      fileVerdict(db, computeVerdict("2026-11-20", books, books), books, { actor: "human:append-only", oracleUrl: null, textOwner: false }, AT);
+      fileVerdict(db, computeVerdict("2026-11-20", books, books), books, { actor: "cron:daily-parity", oracleUrl: "https://oracle.example/pnl.json", ranAt: AT, textOwner: false }, AT);
       const request = requestSync(db, "human:append-only", new Date(AT));
       if (request.state !== "recorded") throw new Error("expected a recorded request");
       recordSyncRun(db, { requestId: request.requestId, attempt: 1, startedAt: AT, finishedAt: AT, pages: 2, added: 1, modified: 1, removed: 0, duplicates: 1, status: "ok", final: true, error: null });

@@ -29,6 +29,7 @@ import { searchRows, type SearchFilter } from "./books/search";
 import { usage } from "./books/usage";
 import type { Face } from "./face";
 import { glanceAt, type Glance } from "./glance";
+import { settingsView, type SettingsAsk, type SettingsView } from "./settings-view";
 import { notePerson, type NotedPerson } from "./books/people";
 import * as connections from "./feed/connections";
 import { landFeedPage, landFeedPages, type Landing } from "./feed/land-pages";
@@ -43,6 +44,7 @@ import { ok, type Outcome } from "./outcome";
 import { auditorViewJson, type AuditorViewAsk } from "./reports/auditor";
 import * as pushes from "./reports/export/push-records";
 import * as snapshot from "./reports/export/snapshot";
+import * as oracleRuns from "./reports/oracle-runs";
 import * as parity from "./reports/parity";
 import * as pnl from "./reports/pnl";
 import * as verdicts from "./reports/verdicts";
@@ -182,8 +184,14 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   liveConnectionSecrets(): Outcome<connections.ConnectionSecret[]> {
     return ok(connections.liveConnectionSecrets(this.db));
   }
+  connectionHistory(id: number) {
+    return connections.connectionHistory(this.db, id);
+  }
   recordConnectionStatus(id: number, status: Exclude<ConnectionStatus, "disconnected">, detail: string, actor: string) {
     return connections.recordConnectionStatus(this.db, id, status, detail, actor, now());
+  }
+  repairConnection(id: number, actor: string) {
+    return connections.repairConnection(this.db, id, actor, now());
   }
   disconnectBank(id: number, actor: string) {
     return connections.disconnect(this.db, id, actor, now());
@@ -256,6 +264,15 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     }
     return ok(outcome);
   }
+  oracleRunAt(ranAt: string): Outcome<oracleRuns.OracleRun | null> {
+    return ok(oracleRuns.oracleRunAt(this.db, ranAt) ?? null);
+  }
+  lastOracleRun(): Outcome<oracleRuns.OracleRun | null> {
+    return ok(oracleRuns.lastOracleRun(this.db) ?? null);
+  }
+  recordFailedRun(run: oracleRuns.FailedRun): Outcome<boolean> {
+    return ok(oracleRuns.recordFailedRun(this.db, run, now()));
+  }
   verdicts(filter: verdicts.VerdictFilter, page: number, perPage: number): Outcome<ReturnType<typeof verdicts.listVerdicts>> {
     return ok(verdicts.listVerdicts(this.db, filter, page, perPage));
   }
@@ -292,6 +309,10 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   notePerson(person: NotedPerson): Outcome<null> {
     notePerson(this.db, person, now());
     return ok(null);
+  }
+  /** Everything the settings page reads of the books, in one call. */
+  settingsView(face: Face, ask: SettingsAsk): Outcome<SettingsView> {
+    return ok(settingsView(this.db, face, ask));
   }
   /** The books at a glance for the practice dashboard. */
   glance(face: Face): Outcome<Glance> {

@@ -36,7 +36,8 @@ export const CONFIRM = {
 /**
  * The public operations, which take no credential: each client address may sign up a few
  * tenants an hour and ask for a few password resets, then waits doubling from 1 s; and no
- * tenant's owner is sent more than a few of the service's mails an hour, whoever asks.
+ * tenant's owner, nor any person, is sent more than a few of the service's mails an hour,
+ * whoever asks.
  */
 export const PUBLIC = {
   signups: { free: 5, windowSeconds: HOUR, capSeconds: QUARTER_HOUR } satisfies Backoff,
@@ -45,6 +46,8 @@ export const PUBLIC = {
   mailsPerTenant: { free: 5, windowSeconds: HOUR },
   /** Invitations to a seat mailed for one tenant in the window (its owner invites; its own budget, apart from the owner's mails). */
   invitationsPerTenant: { free: 20, windowSeconds: HOUR },
+  /** Mails to one person about their own account (password reset) in the window. */
+  mailsPerPerson: { free: 5, windowSeconds: HOUR },
 } as const;
 
 export type AttemptKind = "signin" | "confirm" | "public" | "mail";

@@ -44,8 +44,9 @@ describe("the tool face", () => {
     const { tools } = await owner.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(toolEndpoints(endpoints).map((e) => e.operationId).sort());
     // The public operations are in the index (so in /openapi.json and /api/v1) and not tools.
-    expect(endpoints.filter((e) => e.credential === "public").map((e) => e.operationId)).toEqual(["sign_up"]);
-    expect(tools.map((tool) => tool.name)).not.toContain("sign_up");
+    const publicOnes = ["sign_up", "request_password_reset", "reset_password"];
+    expect(endpoints.filter((e) => e.credential === "public").map((e) => e.operationId)).toEqual(publicOnes);
+    for (const name of publicOnes) expect(tools.map((tool) => tool.name)).not.toContain(name);
     for (const tool of tools) {
       const endpoint = endpoints.find((e) => e.operationId === tool.name)!;
       expect(tool.inputSchema.type, tool.name).toBe("object");

@@ -36,7 +36,10 @@ export function BanksSection(props: { connections: Connection[]; tier: Tier; can
               <tr data-testid="bank">
                 <td>{c.id}</td>
                 <td>{c.institution ?? (c.provider === "sandbox" ? "Sandbox bank" : "Bank")}</td>
-                <td title={c.statusDetail}>{STATUS_WORDS[c.status]}</td>
+                <td>
+                  {STATUS_WORDS[c.status]}
+                  {c.statusDetail ? <small class="detail" data-testid="bank-status-detail">: {c.statusDetail}</small> : null}
+                </td>
                 <td>{c.statusAt.slice(0, 10)}</td>
                 <td>
                   {c.status === "login_required" || c.status === "error" ? (

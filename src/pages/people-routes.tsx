@@ -8,7 +8,8 @@
 import { Hono, type Context } from "hono";
 import { setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/caller";
-import { acceptInvitation, emailAddress, INVITATION_DAYS, openInvitation, signInPerson, type OpenInvitation } from "../auth/people";
+import { acceptInvitation, emailAddress, openInvitation, signInPerson, type OpenInvitation } from "../auth/people";
+import { INVITATION_DAYS } from "../auth/seats";
 import { SESSION_COOKIE } from "../auth/sessions";
 import { PASSWORD_LENGTH } from "../endpoints/signup/schema";
 import type { Env } from "../env";

@@ -27,7 +27,7 @@ import { releaseDraft } from "../messages/sms";
 import { carrierFor } from "../providers/sms";
 import { E164 } from "../providers/sms/types";
 import { connectDestination, disconnectDestination, liveDestinations } from "../index-db/destinations";
-import { lastOracleRun, oracleSourceOf, setOracleSource } from "../index-db/oracle";
+import { oracleSourceOf, setOracleSource } from "../index-db/oracle";
 import { mayLinkBanks } from "../banks/linking";
 import { AccountSection } from "./account";
 import { BanksSection } from "./banks";
@@ -160,7 +160,16 @@ pages.post("/signout", async (c) => {
  * sends the browser to /signin). Any other role is refused (`role_refused`, 403; the
  * settings pages answer it with a page, `ownerPagesOnly`).
  */
-export async function sessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
+export function sessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
+  // Resolved once a request: the settings pages' guard and their handler both ask.
+  let resolved = sessionCallers.get(c.req.raw);
+  if (!resolved) sessionCallers.set(c.req.raw, (resolved = resolveSessionCaller(c)));
+  return resolved;
+}
+
+const sessionCallers = new WeakMap<Request, Promise<Caller | undefined>>();
+
+async function resolveSessionCaller(c: Context<{ Bindings: Env }>): Promise<Caller | undefined> {
   if (!getCookie(c, SESSION_COOKIE)) return undefined;
   const now = new Date();
   let caller: Caller;
@@ -215,23 +224,18 @@ export async function Settings(props: SettingsProps) {
   const ledger = ledgerOf(props.env, props.tenant);
   const found = await findTenant(d1, props.tenant);
   const face = faceFor(found!, now);
-  // Each read is its own: all at once.
-  const [tokens, oracle, lastRun, destinations, grants, threadOutcome, draftsOutcome, connectionsOutcome, queue, gathered] = await Promise.all([
+  // Each read is its own: all at once (the books' part in one call to the object).
+  const [tokens, oracle, destinations, grants, { books, gathered }] = await Promise.all([
     listTokens(d1, props.tenant),
     oracleSourceOf(d1, props.tenant),
-    lastOracleRun(d1, props.tenant),
     liveDestinations(d1, props.tenant),
     listGrants(d1, props.tenant, now),
-    ledger.messages(50),
-    ledger.drafts(),
-    ledger.connections(),
-    ledger.queueSize(face),
     gatherSettings(d1, ledger, props.tenant, face, now),
   ]);
   const tenant = found!;
-  const [thread, drafts, connections] = [settle(threadOutcome), settle(draftsOutcome), settle(connectionsOutcome)];
+  const { messages: thread, drafts, connections, queue, lastOracleRun: lastRun } = books;
   return (
-    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={settle(queue)}>
+    <AppPage title={`Settings for ${props.tenant}`} area="settings" tenant={props.tenant} queue={queue}>
       {props.minted ? (
         <section aria-label="New token">
           <h2>Your new token</h2>

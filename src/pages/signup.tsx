@@ -2,16 +2,17 @@
  * The pages of an owner's account before and around /settings: /signup (the same sign-up
  * as `POST /api/v1/sign-up`, then signed in), /verify-email (the emailed link, confirmed
  * with a button: a mail client's link checker that fetches the link spends nothing),
- * /password-reset (a link mailed to the owner's verified email, then a new password), and
- * /settings/email/verify (another verification link).
+ * /password-reset (a link mailed to the owner's verified email, or to a person's own, then
+ * a new password), and /settings/email/verify (another verification link).
  */
 import { Hono, type Context } from "hono";
 import { setCookie } from "hono/cookie";
 import { requireSameOrigin } from "../auth/caller";
 import { randomSecret } from "../auth/crypto";
-import { emailVerificationLink, liveEmailLink, passwordResetLink, resetPassword, sendOwnerMail, verifyOwnerEmail, RESET_LINK_MINUTES } from "../auth/owner-mail";
+import { emailVerificationLink, liveEmailLink, sendOwnerMail, verifyOwnerEmail } from "../auth/owner-mail";
+import { askForPasswordReset, resetAskedWords, resetPassword, type ResetAccount } from "../auth/password-reset";
 import { SESSION_COOKIE, startSession } from "../auth/sessions";
-import { HANDLE_RULE, signUpPublicly, spendPublicAttempt } from "../auth/signup";
+import { HANDLE_RULE, signUpPublicly } from "../auth/signup";
 import { findTenant } from "../auth/tenants";
 import { PASSWORD_LENGTH, signUpBody } from "../endpoints/signup/schema";
 import type { Env } from "../env";
@@ -124,6 +125,7 @@ accountPages.get("/verify-email", async (c) => {
   if (!link) return c.html(<Message title="Verify your email"><p class="error">{SPENT} Sign in and ask for another on Settings.</p></Message>, 404);
   return c.html(
     <Message title="Verify your email">
+      {/* A verification link is always a tenant's: only the owner's email is verified. */}
       <p>Verify <code>{link.email}</code> as the owner's email of <strong>{link.tenantId}</strong>?</p>
       <form method="post" action="/verify-email">
         <input type="hidden" name="token" value={token} />
@@ -166,9 +168,16 @@ function ResetRequestPage(props: { notice?: string; error?: string }) {
       <h1>Reset your password</h1>
       {props.notice ? <p role="status">{props.notice}</p> : null}
       {props.error ? <p class="error" role="alert">{props.error}</p> : null}
+      <h2>The owner</h2>
       <form method="post" action="/password-reset">
         <label for="tenant">Tenant handle</label>
         <input id="tenant" name="tenant" required autocomplete="username" />
+        <button type="submit">Mail me a link</button>
+      </form>
+      <h2>A bookkeeper, a viewer or anyone invited</h2>
+      <form method="post" action="/password-reset">
+        <label for="reset-email">Your email</label>
+        <input id="reset-email" name="email" type="email" required autocomplete="username" />
         <button type="submit">Mail me a link</button>
       </form>
       <p><a href="/signin">Sign in</a></p>
@@ -180,31 +189,23 @@ accountPages.get("/password-reset", (c) => c.html(<ResetRequestPage />));
 
 accountPages.post("/password-reset", async (c) => {
   requireSameOrigin(c.req.raw);
-  const handle = text((await formOf(c)).tenant).trim();
-  const now = new Date();
+  const form = await formOf(c);
+  // The person's form sends an email; the owner's a tenant handle.
+  const account: ResetAccount = form.email !== undefined ? { email: text(form.email).trim() } : { tenant: text(form.tenant).trim() };
   try {
-    await spendPublicAttempt(c.env, "resets", address(c), now);
+    await askForPasswordReset(c.env, account, { address: address(c), origin: origin(c), now: new Date(), defer: (work) => c.executionCtx.waitUntil(work) });
   } catch (error) {
     if (!(error instanceof ApiError) || error.retryAfterSeconds === undefined) throw error;
     return c.html(<ResetRequestPage error={error.detail} />, 429, { "retry-after": String(error.retryAfterSeconds) });
   }
-  // Only to a verified email, and the same answer whether or not the tenant has one: the page tells nobody who is signed up.
-  const tenant = handle === "" ? undefined : await findTenant(c.env.INDEX_DB, handle);
-  if (tenant?.ownerEmail && tenant.emailVerifiedAt !== null) {
-    const mail = await passwordResetLink(c.env.INDEX_DB, { ...tenant, ownerEmail: tenant.ownerEmail }, origin(c), now);
-    c.executionCtx.waitUntil(sendOwnerMail(c.env, tenant, mail).catch((error: unknown) => console.error(`a reset link for ${tenant.id} could not be mailed:`, error)));
-  }
-  return c.html(
-    <ResetRequestPage
-      notice={`If that tenant's owner has a verified email, a link to reset the password was mailed to it; it works once, within ${RESET_LINK_MINUTES} minutes.`}
-    />,
-  );
+  return c.html(<ResetRequestPage notice={resetAskedWords(account)} />);
 });
 
-function NewPasswordPage(props: { token: string; error?: string }) {
+function NewPasswordPage(props: { token: string; whose: string; error?: string }) {
   return (
     <Page title="Choose a new password">
       <h1>Choose a new password</h1>
+      <p>For {props.whose}.</p>
       {props.error ? <p class="error" role="alert">{props.error}</p> : null}
       <form method="post" action="/password-reset/new">
         <input type="hidden" name="token" value={props.token} />
@@ -216,12 +217,15 @@ function NewPasswordPage(props: { token: string; error?: string }) {
   );
 }
 
+/** Whose password a reset link sets, in words. */
+const whoseWords = (link: { tenantId: string | null; email: string }) => (link.tenantId !== null ? `the owner of ${link.tenantId}` : link.email);
+
 accountPages.get("/password-reset/new", async (c) => {
   const token = c.req.query("token") ?? "";
-  if (!(await liveEmailLink(c.env.INDEX_DB, token, "reset_password", new Date()))) {
-    return c.html(<ResetRequestPage error={`${SPENT} Ask for another.`} />, 404);
-  }
-  return c.html(<NewPasswordPage token={token} />);
+  const link = await liveEmailLink(c.env.INDEX_DB, token, "reset_password", new Date());
+  if (!link) return c.html(<ResetRequestPage error={`${SPENT} Ask for another.`} />, 404);
+  c.header("cache-control", "no-store");
+  return c.html(<NewPasswordPage token={token} whose={whoseWords(link)} />);
 });
 
 accountPages.post("/password-reset/new", async (c) => {
@@ -230,13 +234,16 @@ accountPages.post("/password-reset/new", async (c) => {
   const token = text(form.token);
   const password = text(form.password);
   if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
-    return c.html(<NewPasswordPage token={token} error={`A password is ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`} />, 400);
+    const link = await liveEmailLink(c.env.INDEX_DB, token, "reset_password", new Date());
+    if (!link) return c.html(<ResetRequestPage error={`${SPENT} Ask for another.`} />, 404);
+    return c.html(<NewPasswordPage token={token} whose={whoseWords(link)} error={`A password is ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`} />, 400);
   }
-  const tenant = await resetPassword(c.env.INDEX_DB, token, password, new Date());
-  if (!tenant) return c.html(<ResetRequestPage error={`${SPENT} Ask for another.`} />, 404);
+  const set = await resetPassword(c.env.INDEX_DB, token, password, new Date());
+  if (!set) return c.html(<ResetRequestPage error={`${SPENT} Ask for another.`} />, 404);
+  const whose = set.account === "owner" ? set.tenantId : set.email;
   return c.html(
     <Message title="Your password is changed">
-      <p role="status">The password of <strong>{tenant}</strong> is changed, and every browser signed in to it was signed out.</p>
+      <p role="status">The password of <strong>{whose}</strong> is changed, and every browser signed in with it was signed out.</p>
       <p><a href="/signin">Sign in</a></p>
     </Message>,
   );

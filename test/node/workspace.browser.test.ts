@@ -241,7 +241,7 @@ describe("an owner in the workspace", () => {
     expect(await page.locator("tbody tr").count()).toBeGreaterThan(0);
     checked["the lines behind a number"] = await seriousViolations(page);
     await page.goto(`${browserBase}/app/reports`);
-    await page.getByRole("link", { name: AS_OF }).click();
+    await page.getByRole("link", { name: AS_OF, exact: true }).click();
     await page.waitForURL(`${browserBase}/app/reports/verdicts/${AS_OF}`);
     expect(await page.getByTestId("localisations").textContent()).toContain("a different amount");
     checked.verdict = await seriousViolations(page);

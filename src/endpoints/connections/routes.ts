@@ -46,12 +46,15 @@ export const getConnection = defineEndpoint({
   path: "/api/v1/connections/{connection_id}",
   tag: "sync",
   summary: "Get one bank connection",
-  description: "One of the tenant's bank connections and its status. 404 for an id the tenant does not hold.",
+  description:
+    "One of the tenant's bank connections, its status and its history: every change of status, each naming who made it " +
+    "(the owner, a co-owner by name, or the service). 404 for an id the tenant does not hold.",
   credential: "read",
   params: connectionParams,
   success: { status: 200, description: "The connection.", schema: connectionResponse },
   errors: { not_found: "The tenant holds no connection with this id." },
   async handler({ ledger, params }) {
-    return { connection: view(settle(await ledger.connection(params.connection_id))) };
+    const [connection, history] = await Promise.all([ledger.connection(params.connection_id), ledger.connectionHistory(params.connection_id)]);
+    return { connection: view(settle(connection)), history: settle(history) };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONNECTION_STATUSES } from "../../ledger/store/schema";
 import { TIERS } from "../../tiers";
-import { paramInteger } from "../shared";
+import { notedPersonSchema, paramInteger } from "../shared";
 
 export const connectionParams = z.object({
   connection_id: paramInteger().openapi({ param: { name: "connection_id", in: "path" }, description: "The connection's id.", example: 2 }),
@@ -34,4 +34,24 @@ export const connectionsResponse = z
   })
   .openapi("BankConnections");
 
-export const connectionResponse = z.object({ connection: connectionSchema }).openapi("BankConnectionAnswer");
+export const connectionEventSchema = z
+  .object({
+    status: z.enum(CONNECTION_STATUSES).openapi({ description: "The status it came to have.", example: "disconnected" }),
+    detail: z.string().openapi({ description: "Why, in words: the bank's error, or who did it (a person by name).", example: "disconnected by Dana Reyes (person:p3f9c1a7e5b2d4c60)" }),
+    actor: z.string().openapi({
+      description: "Who or what did it: `human:<tenant>` (the owner's session), `person:<id>` (a co-owner's session), or the service: `aggregator:webhook` (the aggregator's word on the item), `service:sync-watcher` (what a sync found).",
+      example: "person:p3f9c1a7e5b2d4c60",
+    }),
+    person: notedPersonSchema
+      .nullable()
+      .openapi({ description: "The person a `person:<id>` actor names, as they were when they took their seat; null for any other actor." }),
+    at: z.string().openapi({ description: "When.", example: "2026-11-21T09:30:00.000Z" }),
+  })
+  .openapi("BankConnectionEvent");
+
+export const connectionResponse = z
+  .object({
+    connection: connectionSchema,
+    history: z.array(connectionEventSchema).openapi({ description: "Every change of its status, oldest first: linked, a login wanted, repaired, disconnected, each naming who or what made it." }),
+  })
+  .openapi("BankConnectionAnswer");

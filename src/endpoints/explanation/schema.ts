@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { sideSchema } from "../shared";
+import { notedPersonSchema, sideSchema } from "../shared";
 
 const decidedCategory = (what: string) =>
   z.string().openapi({ description: `The category ${what} decided.`, example: "Meals" });
@@ -21,12 +21,7 @@ const humanCitation = z
         "Who judged: `human:<tenant>` for the owner's session (signed in with the tenant's password), `person:<id>` for a person's session (someone holding a seat in the tenant, who signed in by email), `token:<tenant>:<kid>` for a personal access token.",
       example: "person:p3f9a0c1b2d4e5f60",
     }),
-    person: z
-      .object({
-        id: z.string().openapi({ description: "The person's id (`p` and 16 hex digits).", example: "p3f9a0c1b2d4e5f60" }),
-        name: z.string().openapi({ description: "The person's name, as noted when they took their seat in the tenant.", example: "Dana Reyes" }),
-        email: z.string().openapi({ description: "The person's email, as noted when they took their seat.", example: "dana@reyes-books.example" }),
-      })
+    person: notedPersonSchema
       .nullable()
       .openapi({
         description: "The person a `person:<id>` actor names (the sentence names them too); null for the owner's session and for a token.",

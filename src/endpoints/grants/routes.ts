@@ -1,4 +1,4 @@
-import { confirmGrant, listGrants, offerGrant, revokeGrant, stampRead } from "../../auth/grants";
+import { confirmGrant, listGrants, offerGrant, revokeGrant, stampUse } from "../../auth/grants";
 import { ApiError, settle } from "../../errors";
 import { carrierFor } from "../../providers/sms";
 import type { z } from "@hono/zod-openapi";
@@ -130,11 +130,11 @@ export const getAuditorView = defineEndpoint({
   credential: "auditor",
   query: auditorViewQuery,
   success: { status: 200, description: "The auditor view.", schema: auditorViewResponse },
-  async handler({ env, caller, ledger, face, query, now }) {
+  async handler({ env, caller, ledger, face, query, now, defer }) {
     const grant = caller.grant!;
     const ask = { form: query.form, page: query.page, perPage: Math.min(query.per_page, ADD_BACKS_PER_PAGE_CAP) };
-    // The stamp and the read are independent: one waits for D1, the other for the object.
-    const [, view] = await Promise.all([stampRead(env.INDEX_DB, grant.id, now), ledger.auditorViewJson(face, grant.id, ask).then((outcome) => settle(outcome))]);
+    stampUse(env.INDEX_DB, grant, now, defer);
+    const view = settle(await ledger.auditorViewJson(face, grant.id, ask));
     return new JsonAnswer<z.input<typeof auditorViewResponse>>(view);
   },
 });

@@ -88,7 +88,7 @@ export const recordPnlParity = defineEndpoint({
   errors: { local_disagrees: "The asserted `local` numbers disagree with the books; nothing was filed." },
   async handler({ env, ledger, face, body, caller, now }) {
     const asOf = body.as_of ?? body.oracle.as_of ?? booksDate(now);
-    const filing = { actor: caller.actor, oracleUrl: null, textOwner: ownerTextable(env, caller.tenant) };
+    const filing = { actor: caller.actor, oracleUrl: null, ranAt: null, textOwner: ownerTextable(env, caller.tenant) };
     const outcome = settle(await ledger.recordParity(caller.tenant.id, face, asOf, body.oracle, body.local ?? null, filing));
     if (!outcome.filed) {
       throw new ApiError("local_disagrees", `The asserted local report disagrees with the books on ${outcome.disagreeing.join(", ")}; nothing was filed.`);

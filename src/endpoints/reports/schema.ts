@@ -328,6 +328,7 @@ export const oracleOriginSchema = z.object(oracleOriginFields).openapi("OracleOr
 /** A verdict of the history: its numbers, without the localisations themselves (read the one verdict for them). */
 export const verdictSummarySchema = z
   .object({
+    status: z.literal("filed").openapi({ description: "`filed`: a verdict (`match` says whether it matched). A day the daily run filed none for is listed `failed`.", example: "filed" }),
     ...verdictFields,
     filed_at: z.string().openapi({ description: "When it was filed (ISO 8601, UTC).", example: "2026-11-21T11:00:04.211Z" }),
     localisation_count: z.number().int().openapi({ description: "How many localisations it holds.", example: 5 }),

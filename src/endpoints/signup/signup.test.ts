@@ -8,7 +8,8 @@
  */
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { passwordResetLink, purgeEmailLinks } from "../../auth/owner-mail";
+import { purgeEmailLinks } from "../../auth/owner-mail";
+import { passwordResetLink } from "../../auth/password-reset";
 import { findTenant } from "../../auth/tenants";
 import { ledgerOf } from "../../env";
 import { PUBLIC } from "../../limits/attempts";
@@ -295,7 +296,7 @@ describe("password reset by an emailed link", () => {
   it("refuses a link past its hour", async () => {
     const owner = await verifiedOwner();
     const tenant = (await findTenant(env.INDEX_DB, owner.tenant))!;
-    const old = await passwordResetLink(env.INDEX_DB, { ...tenant, ownerEmail: owner.email }, BASE, new Date(Date.now() - 61 * 60_000));
+    const old = await passwordResetLink(env.INDEX_DB, { tenantId: tenant.id, email: owner.email }, BASE, new Date(Date.now() - 61 * 60_000));
     const token = new URL(`${BASE}${linkIn(old.text)}`).searchParams.get("token")!;
     expect((await postForm("/password-reset/new", { token, password: "a brand new password" })).status).toBe(404);
     await signInAs(owner);
@@ -304,7 +305,7 @@ describe("password reset by an emailed link", () => {
   it("forgets links past their expiry in the daily run", async () => {
     const owner = await verifiedOwner();
     const tenant = (await findTenant(env.INDEX_DB, owner.tenant))!;
-    const old = await passwordResetLink(env.INDEX_DB, { ...tenant, ownerEmail: owner.email }, BASE, new Date(Date.now() - 2 * 3_600_000));
+    const old = await passwordResetLink(env.INDEX_DB, { tenantId: tenant.id, email: owner.email }, BASE, new Date(Date.now() - 2 * 3_600_000));
     const token = new URL(`${BASE}${linkIn(old.text)}`).searchParams.get("token")!;
     const before = await env.INDEX_DB.prepare("SELECT count(*) AS n FROM email_links WHERE tenant_id = ?").bind(owner.tenant).first<{ n: number }>();
     expect(await purgeEmailLinks(env.INDEX_DB, new Date())).toBeGreaterThanOrEqual(1);

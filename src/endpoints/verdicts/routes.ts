@@ -1,7 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { stampRead } from "../../auth/grants";
-import type { Caller } from "../../auth/caller";
-import type { Env } from "../../env";
+import { stampUse } from "../../auth/grants";
 import { settle } from "../../errors";
 import { defineEndpoint, JsonAnswer } from "../define";
 import { PER_PAGE_CAP } from "../shared";
@@ -12,10 +10,6 @@ const READERS =
   "The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token " +
   "while its grant is live (each read stamps the grant's last-read time).";
 
-/** A read through an auditor grant is a use of the grant: it stamps its last-read time, as the auditor view does. */
-async function stampGrant(env: Env, caller: Caller, now: Date): Promise<void> {
-  if (caller.grant !== null) await stampRead(env.INDEX_DB, caller.grant.id, now);
-}
 
 export const listParityVerdicts = defineEndpoint({
   operationId: "list_parity_verdicts",
@@ -25,18 +19,21 @@ export const listParityVerdicts = defineEndpoint({
   summary: "List the parity verdicts",
   description:
     "The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by " +
-    "record_pnl_parity. Each says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve " +
-    "deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its " +
-    "oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. `from` and " +
-    "`to` bound the day; `revisions=all` lists every revision instead of each day's newest. Paged: `per_page` defaults " +
-    `to 50, capped at 100. ${READERS}`,
+    "record_pnl_parity. Each (`status` `filed`) says whether the books and the oracle matched (`match`: the coefficient " +
+    "is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds " +
+    "and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. " +
+    "A daily run that filed no verdict is listed beside them (`status` `failed`) with why (`error`: the oracle's answer, " +
+    "or the job queue giving up on the day). `from` and `to` bound the day; `revisions=latest` lists each day's verdict " +
+    "(or, for a day without one, its last failed run), `revisions=all` every revision and every failed run. Paged: " +
+    `\`per_page\` defaults to 50, capped at 100. ${READERS}`,
   credential: "read_or_grant",
   query: verdictHistoryQuery,
-  success: { status: 200, description: "A page of the verdict history.", schema: verdictHistoryResponse },
-  async handler({ env, caller, ledger, query, now }) {
+  success: { status: 200, description: "A page of the verdict history: verdicts, and the daily runs that filed none.", schema: verdictHistoryResponse },
+  async handler({ env, caller, ledger, query, now, defer }) {
     const perPage = Math.min(query.per_page, PER_PAGE_CAP);
     const filter = { from: query.from ?? null, to: query.to ?? null, revisions: query.revisions };
-    const [, page] = await Promise.all([stampGrant(env, caller, now), ledger.verdicts(filter, query.page, perPage).then((outcome) => settle(outcome))]);
+    stampUse(env.INDEX_DB, caller.grant, now, defer);
+    const page = settle(await ledger.verdicts(filter, query.page, perPage));
     return { verdicts: page.verdicts, page: query.page, per_page: perPage, total: page.total };
   },
 });
@@ -53,14 +50,15 @@ export const getParityVerdict = defineEndpoint({
     "with how each side has the transaction, the deltas no transaction wholly explains with the amount left over " +
     "(`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed " +
     "it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is " +
-    `filed for the day. ${READERS}`,
+    `filed for the day; for a day whose daily run failed, the 404 says why. ${READERS}`,
   credential: "read_or_grant",
   params: verdictParams,
   query: verdictQuery,
   success: { status: 200, description: "The verdict with its oracle.", schema: filedVerdictResponse },
-  errors: { not_found: "No verdict is filed for the day, or no such revision of it." },
-  async handler({ env, caller, ledger, params, query, now }) {
-    const [, json] = await Promise.all([stampGrant(env, caller, now), ledger.verdictJson(params.as_of, query.revision ?? null).then((outcome) => settle(outcome))]);
+  errors: { not_found: "No verdict is filed for the day (the detail names the day's failed oracle run, if any), or no such revision of it." },
+  async handler({ env, caller, ledger, params, query, now, defer }) {
+    stampUse(env.INDEX_DB, caller.grant, now, defer);
+    const json = settle(await ledger.verdictJson(params.as_of, query.revision ?? null));
     return new JsonAnswer<z.input<typeof filedVerdictResponse>>(json);
   },
 });

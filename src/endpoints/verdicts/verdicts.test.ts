@@ -93,6 +93,7 @@ describe("the parity verdicts", () => {
     ]);
     const [newest] = history.body.verdicts;
     expect(newest).toEqual({
+      status: "filed",
       as_of: "2026-11-20",
       revision: 2,
       filed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),

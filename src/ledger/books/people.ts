@@ -32,3 +32,9 @@ export function personOfActor(db: LedgerHandle, actor: string): NotedPerson | nu
   const row = db.select({ id: people.personId, name: people.name, email: people.email }).from(people).where(eq(people.personId, id)).get();
   return row ?? null;
 }
+
+/** Who an actor is, in words: a person by name and actor (`Dana Reyes (person:p…)`), any other actor as it is written. */
+export function actorWords(db: LedgerHandle, actor: string): string {
+  const person = personOfActor(db, actor);
+  return person === null ? actor : `${person.name} (${actor})`;
+}

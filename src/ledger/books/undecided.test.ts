@@ -13,7 +13,7 @@ import { createRule } from "../rules/rulebook";
 import { connectBank } from "../feed/sync-requests";
 import { recordTailAnswers } from "../model/tail-asks";
 import type { TenantLedger } from "../tenant-ledger";
-import { queueIsSmall, undecidedLines, type UndecidedScope } from "./undecided";
+import { queueIsSmall, undecidedLines, undecidedTexts, type UndecidedScope } from "./undecided";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const LINES = 60;
@@ -48,9 +48,24 @@ function feed(db: LedgerDb): void {
   applyFeedPage(db, connection, { cursorBefore: "1", nextCursor: "2", hasMore: false, accounts: [], added: [], modified, removed: [{ transaction_id: "t5" }] }, AT);
 }
 
+/**
+ * `undecidedTexts` (relation C's kept rows alone) names the definition's lines, whole, in
+ * ranges of the line ids and among chosen lines, with each line's text and amount.
+ */
+function expectTextsOfTheDefinition(db: LedgerDb): void {
+  const all = definition(db, {});
+  const inRange = (after: number, upTo: number) => all.filter((id) => id > after && id <= upTo);
+  expect(undecidedTexts(db).map((l) => l.aId)).toEqual(all);
+  expect(undecidedTexts(db, { postedFrom: "2026-11-01" }).map((l) => l.aId)).toEqual(definition(db, { postedFrom: "2026-11-01" }));
+  expect(undecidedTexts(db, { newerThan: 10, upTo: 40 }).map((l) => l.aId)).toEqual(inRange(10, 40));
+  expect(undecidedTexts(db, { among: [1, 2, 3, 7, 8, 61] }).map((l) => l.aId)).toEqual(all.filter((id) => [1, 2, 3, 7, 8, 61].includes(id)));
+  const lines = new Map(undecidedLines(db).map((l) => [l.aId, l]));
+  for (const text of undecidedTexts(db)) expect(text).toEqual({ aId: text.aId, description: lines.get(text.aId)!.description, amountCents: lines.get(text.aId)!.amountCents });
+}
+
 const scopes: UndecidedScope[] = [{}, { postedFrom: "2026-11-01" }, { unaskedByTail: true }, { unaskedByTail: true, limit: 3 }];
 
-describe("undecidedLines", () => {
+describe("undecidedLines and undecidedTexts", () => {
   it("reads the definition's lines from the queue when the rules decided most of the books", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("undecided-small-queue"));
     await runInDurableObject(stub, (ledger: TenantLedger) => {
@@ -66,6 +81,7 @@ describe("undecidedLines", () => {
       for (const scope of scopes) expect(undecidedLines(db, scope).map((l) => l.aId), JSON.stringify(scope)).toEqual(definition(db, scope));
       expect(definition(db, {}).length).toBeGreaterThan(3);
       expect(undecidedLines(db).map((l) => l.aId)).not.toContain(2);
+      expectTextsOfTheDefinition(db);
     });
   });
 
@@ -79,6 +95,7 @@ describe("undecidedLines", () => {
 
       expect(queueIsSmall(db)).toBe(false);
       for (const scope of scopes) expect(undecidedLines(db, scope).map((l) => l.aId), JSON.stringify(scope)).toEqual(definition(db, scope));
+      expectTextsOfTheDefinition(db);
     });
   });
 });

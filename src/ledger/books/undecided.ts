@@ -9,6 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../store/db";
+import { EXCEPTIONS_QUEUE } from "../store/schema";
 import type { LineFacts } from "../model/features";
 
 export interface UndecidedLine extends LineFacts {
@@ -68,4 +69,39 @@ export function queueIsSmall(db: LedgerHandle): boolean {
     SELECT coalesce(sum(lines) FILTER (WHERE queued = 1), 0) AS queued, coalesce(sum(lines), 0) AS live
     FROM c_totals WHERE state IN ('in books', 'pending')`);
   return queued * 2 < live;
+}
+
+/** An undecided line as the rules read it: its text and its amount. */
+export interface UndecidedText {
+  aId: number;
+  description: string;
+  amountCents: number;
+}
+
+/**
+ * A side-A row of relation C whose line nobody decided, by the kept row alone: its state
+ * (in books or pending) says no line event, and its engine, null until the line's first
+ * decision (every decision names one), says no decision fact. The same lines as
+ * `undecidedLines`, tested without a lookup in the decisions or the events.
+ */
+export const UNDECIDED_ROW = sql.raw(`side = 'A' AND (state = 'in books' OR state = 'pending') AND engine IS NULL`);
+
+/**
+ * The undecided lines in line order with their text and amount only, read from relation
+ * C's rows (a range of its key, or the queue's index when the queue is a small part of
+ * the books), not from the lines with their provider records: what `run_rules` reads of
+ * a whole book.
+ */
+export function undecidedTexts(db: LedgerHandle, scope: Pick<UndecidedScope, "newerThan" | "upTo" | "postedFrom" | "among"> = {}): UndecidedText[] {
+  const ranged = scope.newerThan !== undefined || scope.upTo !== undefined || scope.among !== undefined;
+  const rows = db.values<[number, string, number]>(sql`
+    SELECT src_id, description, amount_cents FROM c_rows
+    WHERE ${UNDECIDED_ROW}
+      ${scope.newerThan === undefined ? sql`` : sql`AND src_id > ${scope.newerThan}`}
+      ${scope.upTo === undefined ? sql`` : sql`AND src_id <= ${scope.upTo}`}
+      ${scope.among === undefined ? sql`` : sql`AND src_id IN (SELECT value FROM json_each(${JSON.stringify(scope.among)}))`}
+      ${!ranged && queueIsSmall(db) ? sql`AND ${sql.raw(EXCEPTIONS_QUEUE)}` : sql``}
+      ${scope.postedFrom ? sql`AND posted_on >= ${scope.postedFrom}` : sql``}
+    ORDER BY src_id`);
+  return rows.map(([aId, description, amountCents]) => ({ aId, description, amountCents }));
 }

@@ -7,8 +7,9 @@
  * same bank again makes a new connection. Access tokens arrive encrypted; the ledger
  * never sees them in the clear.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { CONNECTION_CAPS, type Tier } from "../../tiers";
+import { actorWords, personOfActor, type NotedPerson } from "../books/people";
 import { postNotice } from "../messages";
 import { notFound, ok, refused, type Outcome } from "../outcome";
 import type { LedgerDb, LedgerHandle } from "../store/db";
@@ -147,7 +148,7 @@ export function linkItem(db: LedgerDb, item: NewItem, tier: Tier, actor: string,
       .values({ provider: item.provider, accessToken: item.accessToken, connectedAt: at, itemId: item.itemId, institution: item.institution })
       .returning({ id: bankConnections.id })
       .get().id;
-    tx.insert(bankConnectionEvents).values({ connectionId: id, status: "connected", detail: `linked by ${actor}`, actor, at }).run();
+    tx.insert(bankConnectionEvents).values({ connectionId: id, status: "connected", detail: `linked by ${actorWords(tx, actor)}`, actor, at }).run();
     return ok({ connection: withoutSecret(secretOf(selectConnections(tx).where(eq(bankConnections.id, id)).get()!)), created: true });
   });
 }
@@ -195,6 +196,11 @@ export function recordConnectionStatus(
   });
 }
 
+/** A connection's login signed in again by someone in the aggregator's update mode: connected again, naming who. */
+export function repairConnection(db: LedgerDb, id: number, actor: string, at: string): Outcome<{ connection: Connection; changed: boolean }> {
+  return recordConnectionStatus(db, id, "connected", `signed in again in the aggregator's update mode by ${actorWords(db, actor)}`, actor, at);
+}
+
 /** Disconnects a connection: its feed is pulled no more; its lines stay in the books. */
 export function disconnect(db: LedgerDb, id: number, actor: string, at: string): Outcome<Connection> {
   return db.transaction((tx) => {
@@ -202,7 +208,7 @@ export function disconnect(db: LedgerDb, id: number, actor: string, at: string):
     if (!row) return noSuchConnection(id);
     const connection = withoutSecret(secretOf(row));
     if (connection.status === "disconnected") return refused(`Bank connection ${id} was disconnected already, at ${connection.statusAt}.`);
-    const detail = `disconnected by ${actor}`;
+    const detail = `disconnected by ${actorWords(tx, actor)}`;
     tx.insert(bankConnectionEvents).values({ connectionId: id, status: "disconnected", detail, actor, at }).run();
     return ok({ ...connection, status: "disconnected", statusDetail: detail, statusAt: at });
   });
@@ -216,4 +222,23 @@ export function replaceToken(db: LedgerDb, id: number, accessToken: string, at: 
     tx.insert(bankConnectionTokens).values({ connectionId: id, accessToken, at }).run();
     return true;
   });
+}
+
+/** One change of a connection's status, as its history lists it. */
+export interface ConnectionEvent {
+  status: ConnectionStatus;
+  detail: string;
+  /** Who or what changed it: `human:<tenant>` (the owner's session), `person:<id>` (a person's), or the service (`aggregator:webhook`, `service:sync-watcher`). */
+  actor: string;
+  /** The person a `person:<id>` actor names, as the ledger noted them; null for any other actor. */
+  person: NotedPerson | null;
+  at: string;
+}
+
+/** A connection's history: every change of its status, oldest first, each naming who made it. */
+export function connectionHistory(db: LedgerHandle, id: number): Outcome<ConnectionEvent[]> {
+  const found = connectionOf(db, id);
+  if (!found.ok) return found;
+  const events = db.select().from(bankConnectionEvents).where(eq(bankConnectionEvents.connectionId, id)).orderBy(asc(bankConnectionEvents.id)).all();
+  return ok(events.map((e) => ({ status: e.status, detail: e.detail, actor: e.actor, person: personOfActor(db, e.actor), at: e.at })));
 }

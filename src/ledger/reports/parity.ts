@@ -25,6 +25,7 @@ import type { LedgerDb } from "../store/db";
 import type { Face } from "../face";
 import { NOTICE_ACTOR, postNotice, postTextedNotice, type Notice } from "../messages";
 import { rollingPnl, SECTIONS, twelveNumbers, WINDOWS, type PnlReport, type SectionName, type SectionNumbers, type WindowName } from "./pnl";
+import { oracleRunAt, recordFiledRun, sourceAddress } from "./oracle-runs";
 import { noticeOfMismatch } from "./parity-notice";
 import { parityVerdicts } from "../store/schema";
 
@@ -222,6 +223,8 @@ export interface Filing {
   actor: string;
   /** The daily run's oracle source (its address); null when a caller sent the report (`record_pnl_parity`). */
   oracleUrl: string | null;
+  /** The daily run's scheduled time, whose run the verdict records (with `oracleUrl`); null for `record_pnl_parity`. */
+  ranAt: string | null;
   /** Whether the owner's SMS is configured: a mismatch's notice is then texted as well as posted. */
   textOwner: boolean;
 }
@@ -241,8 +244,11 @@ export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, fi
     const last = tx.select({ revision: parityVerdicts.revision }).from(parityVerdicts).where(eq(parityVerdicts.asOf, core.as_of)).orderBy(desc(parityVerdicts.revision)).limit(1).get();
     const verdict: Verdict = { ...core, revision: (last?.revision ?? 0) + 1 };
     tx.insert(parityVerdicts)
-      .values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), oracleUrl: sourceAddress(filing.oracleUrl), actor: filing.actor, filedAt: at })
+      .values({ asOf: core.as_of, revision: verdict.revision, verdict: JSON.stringify(verdict), oracle: JSON.stringify(oracle), oracleUrl: filing.oracleUrl === null ? null : sourceAddress(filing.oracleUrl), actor: filing.actor, filedAt: at })
       .run();
+    if (filing.ranAt !== null && filing.oracleUrl !== null) {
+      recordFiledRun(tx, { ranAt: filing.ranAt, asOf: core.as_of, revision: verdict.revision, oracleUrl: filing.oracleUrl, actor: filing.actor }, at);
+    }
     if (verdict.match) return { verdict, notice: null };
     const body = noticeOfMismatch(verdict, filing.oracleUrl === null ? "manual" : "daily");
     const messageId = filing.textOwner ? postTextedNotice(tx, body, at) : postNotice(tx, body, NOTICE_ACTOR, at);
@@ -250,17 +256,11 @@ export function fileVerdict(db: LedgerDb, core: VerdictCore, oracle: unknown, fi
   });
 }
 
-/** An oracle source's address as a verdict keeps it: without its query or fragment, where a secret could sit. */
-function sourceAddress(url: string | null): string | null {
-  if (url === null) return null;
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
 /**
  * record-pnl-parity: files the day's verdict of the books' P&L against the oracle's, unless
  * an asserted `local` report disagrees with the books (then it names the numbers that
- * disagree, and files nothing).
+ * disagree, and files nothing), or the daily run it is filed for is recorded already
+ * (`recorded`: its job came again; nothing more is filed).
  */
 export function recordParity(
   db: LedgerDb,
@@ -270,9 +270,10 @@ export function recordParity(
   local: SectionNumbers | null,
   filing: Filing,
   at: string,
-): { disagreeing: string[]; filed: Filed | null } {
+): { disagreeing: string[]; filed: Filed | null; recorded: boolean } {
+  if (filing.ranAt !== null && oracleRunAt(db, filing.ranAt)) return { disagreeing: [], filed: null, recorded: true };
   const books = rollingPnl(db, face, asOf);
   const disagreeing = local ? disagreements(books, local) : [];
-  if (disagreeing.length > 0) return { disagreeing, filed: null };
-  return { disagreeing, filed: fileVerdict(db, computeVerdict(asOf, books, oracle), oracle, filing, at) };
+  if (disagreeing.length > 0) return { disagreeing, filed: null, recorded: false };
+  return { disagreeing, filed: fileVerdict(db, computeVerdict(asOf, books, oracle), oracle, filing, at), recorded: false };
 }

@@ -1,7 +1,8 @@
 /**
  * Parity's `unexplained` as a function of the deltas and the localisations alone, the same
  * for the same books and oracle, and the filed verdicts read back, a verdict filed before
- * `match` and `unexplained` were kept included; the notice a mismatch posts with it.
+ * `match` and `unexplained` were kept included; the notice a mismatch posts with it; the
+ * daily runs that filed no verdict, listed beside the verdicts.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,8 @@ import type { TenantLedger } from "../tenant-ledger";
 import { parityVerdicts } from "../store/schema";
 import { computeVerdict, fileVerdict, unexplainedOf, type ComparableReport } from "./parity";
 import { rollingPnl } from "./pnl";
-import { filedVerdictJson, listVerdicts } from "./verdicts";
+import { lastOracleRun, oracleRunAt, recordFailedRun } from "./oracle-runs";
+import { filedVerdictJson, listVerdicts, type VerdictFilter } from "./verdicts";
 
 const AT = "2026-11-21T11:00:00.000Z";
 const face = faceFor({ tier: "paid", visibleFrom: null });
@@ -85,7 +87,7 @@ describe("the filed verdicts, read back", () => {
       const books = rollingPnl(db, face, "2026-11-20");
       const oracle = report({ "7d": { revenue: { lines: [{ category: "Sales", transactions: [tx(7, 2500, "CASH SALE")] }], current: 3000 } } });
       const core = computeVerdict("2026-11-20", books, oracle);
-      const filing = { actor: "cron:daily-parity", oracleUrl: "https://oracle.example/pnl.json?key=s3cret#top", textOwner: false };
+      const filing = { actor: "cron:daily-parity", oracleUrl: "https://oracle.example/pnl.json?key=s3cret#top", ranAt: null, textOwner: false };
       // The same comparison filed twice: revision 1 as fileVerdict wrote it before `match` and
       // `unexplained` were kept (so no fact of today's code can make it), revision 2 as it is now.
       const { match: _match, unexplained: _unexplained, ...older } = core;
@@ -110,7 +112,7 @@ describe("the filed verdicts, read back", () => {
         { window: "7d", section: "net_income", delta_cents: -3000, explained_cents: -2500, unexplained_cents: -500 },
       ]);
       const listed = listVerdicts(db, { from: null, to: null, revisions: "all" }, 1, 10).verdicts;
-      expect(listed.map((v) => [v.revision, v.match, v.unexplained, v.localisation_count])).toEqual([
+      expect(listed.map((v) => v.status === "filed" && [v.revision, v.match, v.unexplained, v.localisation_count])).toEqual([
         [2, false, core.unexplained, 1],
         [1, false, core.unexplained, 1],
       ]);
@@ -124,6 +126,63 @@ describe("the filed verdicts, read back", () => {
           "7d.gross_margin -$30.00, 7d.net_income -$30.00. " +
           "1 line explains the differences; 3 numbers are not wholly explained. Details: GET /api/v1/reports/parity-verdicts/2026-11-20?revision=2",
       );
+    });
+  });
+});
+
+describe("the daily runs that filed no verdict", () => {
+  it("are listed beside the verdicts, told apart by their status; a day's verdict stands for it under `latest`", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("verdicts-and-failed-runs"));
+    await runInDurableObject(stub, (instance: TenantLedger) => {
+      const db = instance.db;
+      const daily = (ranAt: string) => ({ actor: "cron:daily-parity", oracleUrl: "https://oracle.example/pnl.json?key=s3cret", ranAt, textOwner: false });
+      const fileOn = (asOf: string, ranAt: string, at: string) => {
+        const books = rollingPnl(db, face, asOf);
+        return fileVerdict(db, computeVerdict(asOf, books, books), books, daily(ranAt), at);
+      };
+      const fail = (day: string, error: string, actor = "cron:daily-parity") =>
+        recordFailedRun(db, { ranAt: `${day}T11:00:00.000Z`, asOf: day, error, oracleUrl: "https://oracle.example/pnl.json?key=s3cret", actor }, `${day}T11:00:02.000Z`);
+
+      fileOn("2026-11-18", "2026-11-18T11:00:00.000Z", "2026-11-18T11:00:01.000Z");
+      expect(fail("2026-11-19", "the oracle answered HTTP 500")).toBe(true);
+      expect(fail("2026-11-20", "the job queue gave up on it after 4 deliveries, none of which could finish", "service:job-queue")).toBe(true);
+      // The 20th's oracle answered later, by hand: the day has a verdict after all.
+      fileVerdict(db, computeVerdict("2026-11-20", rollingPnl(db, face, "2026-11-20"), rollingPnl(db, face, "2026-11-20")), {}, { actor: "human:owner", oracleUrl: null, ranAt: null, textOwner: false }, "2026-11-20T15:00:00.000Z");
+      // A run is recorded once: its job coming again records nothing, whether it failed or filed.
+      expect(fail("2026-11-19", "the oracle could not be reached")).toBe(false);
+      expect(recordFailedRun(db, { ranAt: "2026-11-18T11:00:00.000Z", asOf: "2026-11-18", error: "late", oracleUrl: "https://oracle.example/pnl.json", actor: "service:job-queue" }, AT)).toBe(false);
+      expect(oracleRunAt(db, "2026-11-18T11:00:00.000Z")).toMatchObject({ status: "filed", revision: 1, asOf: "2026-11-18", oracleUrl: "https://oracle.example/pnl.json" });
+      expect(lastOracleRun(db)).toMatchObject({ status: "failed", asOf: "2026-11-20", actor: "service:job-queue" });
+
+      const listed = (filter: Partial<VerdictFilter>) => listVerdicts(db, { from: null, to: null, revisions: "latest", ...filter }, 1, 10);
+      const shape = (v: ReturnType<typeof listed>["verdicts"][number]) => (v.status === "filed" ? `${v.as_of} filed #${v.revision} ${v.match ? "match" : "mismatch"}` : `${v.as_of} failed: ${v.error}`);
+      expect(listed({}).verdicts.map(shape)).toEqual(["2026-11-20 filed #1 match", "2026-11-19 failed: the oracle answered HTTP 500", "2026-11-18 filed #1 match"]);
+      expect(listed({}).total).toBe(3);
+      expect(listed({ revisions: "all" }).verdicts.map(shape)).toEqual([
+        "2026-11-20 filed #1 match",
+        "2026-11-20 failed: the job queue gave up on it after 4 deliveries, none of which could finish",
+        "2026-11-19 failed: the oracle answered HTTP 500",
+        "2026-11-18 filed #1 match",
+      ]);
+      expect(listed({ from: "2026-11-19", to: "2026-11-19" }).verdicts).toEqual([
+        {
+          status: "failed",
+          as_of: "2026-11-19",
+          ran_at: "2026-11-19T11:00:00.000Z",
+          recorded_at: "2026-11-19T11:00:02.000Z",
+          error: "the oracle answered HTTP 500",
+          oracle_url: "https://oracle.example/pnl.json",
+          recorded_by: "cron:daily-parity",
+        },
+      ]);
+      expect(listVerdicts(db, { from: null, to: null, revisions: "all" }, 2, 3)).toMatchObject({ total: 4, verdicts: [{ as_of: "2026-11-18", status: "filed" }] });
+
+      // One day read: the 404 of a day without a verdict says why there is none.
+      expect(filedVerdictJson(db, "2026-11-19", null)).toMatchObject({
+        ok: false,
+        refusal: { kind: "not_found", words: "No parity verdict is filed for 2026-11-19: the oracle run failed on 2026-11-19: the oracle answered HTTP 500" },
+      });
+      expect(filedVerdictJson(db, "2026-11-17", null)).toMatchObject({ ok: false, refusal: { words: "No parity verdict is filed for 2026-11-17." } });
     });
   });
 });

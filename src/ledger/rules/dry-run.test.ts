@@ -41,6 +41,8 @@ function ruleDecisionsSince(db: LedgerDb, since: number): Map<number, string> {
 const CASES: [string, RuleInput][] = [
   ["a pattern", { rule_key: "coffee", match_kind: "description_regex", match_value: "BLUE\\W+BOTTLE", category: "Meals" }],
   ["a sign", { rule_key: "money-in", match_kind: "amount_sign", match_value: "in", category: "Sales" }],
+  // Before every standing rule: its lines are counted in SQL.
+  ["a sign that decides first", { rule_key: "money-out", match_kind: "amount_sign", match_value: "out", category: "Costs", priority: 1 }],
   ["an exact description", { rule_key: "github", match_kind: "description_exact", match_value: "github  inc", category: "Software" }],
   ["a pattern another rule takes first", { rule_key: "mill", match_kind: "description_regex", match_value: "MILL|BLUE", category: "Ingredients" }],
   ["a revision of a standing key", { rule_key: "first", match_kind: "description_regex", match_value: "AMZN", category: "Supplies" }],

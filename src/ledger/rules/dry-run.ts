@@ -5,13 +5,13 @@
  * current one). Nothing is written.
  */
 import type { Face } from "../face";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { findRow, type Row } from "../books/reads";
-import { queueIsSmall } from "../books/undecided";
+import { queueIsSmall, UNDECIDED_ROW } from "../books/undecided";
 import type { LedgerHandle } from "../store/db";
 import { EXCEPTIONS_QUEUE } from "../store/schema";
 import { compileRulebook, matcherOf } from "./matching";
-import { fromInput, type Candidate, type Rule, type RuleInput } from "./rule";
+import { decisionOrder, fromInput, type Candidate, type Rule, type RuleInput } from "./rule";
 import { findRule, standingRules } from "./rulebook";
 import { wordsQueryOf } from "./rule-words";
 
@@ -37,8 +37,10 @@ export function dryRunRule(db: LedgerHandle, face: Face, input: RuleInput, sampl
     created_at: "",
     pattern_problem: null,
   };
+  const rulebook = [...standingRules(db).filter((r) => r.rule_key !== rule.rule_key), rule];
+  if (rule.match_kind === "amount_sign" && decisionOrder(rulebook)[0] === rule) return signDecidingFirst(db, face, rule, sampleSize);
   const matched = candidatesOf(db, face, rule).filter(matcherOf(rule));
-  const decide = compileRulebook([...standingRules(db).filter((r) => r.rule_key !== rule.rule_key), rule]);
+  const decide = compileRulebook(rulebook);
   const others = new Map<string, { rule_key: string; category: string; lines: number }>();
   let decidedByIt = 0;
   for (const line of matched) {
@@ -60,21 +62,36 @@ export function dryRunRule(db: LedgerHandle, face: Face, input: RuleInput, sampl
 }
 
 /**
+ * A sign that no live rule decides before: it decides every undecided line of its sign on
+ * the face, so they are counted in SQL, not read one by one (half of a whole pull waiting
+ * in the queue, when a new tenant tries its first rule).
+ */
+function signDecidingFirst(db: LedgerHandle, face: Face, rule: Rule, sampleSize: number): DryRun {
+  const where = candidatesWhere(db, face, rule);
+  const matches = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM c_rows WHERE ${where}`)!.n;
+  const first = db.all<{ aId: number }>(sql`SELECT src_id AS aId FROM c_rows WHERE ${where} ORDER BY src_id LIMIT ${sampleSize}`);
+  return { matches, decided_by_it: matches, decided_by_others: [], sample: first.flatMap((line) => findRow(db, face, "A", line.aId) ?? []) };
+}
+
+/**
  * The undecided lines on the face a rule may match, in line order, read from relation C
- * alone: side-A rows in books or pending (no line event) whose engine is null (no
- * decision), as `undecidedLines` defines them, without the lines' provider records. A
+ * alone (`UNDECIDED_ROW`), without the lines' provider records. A
  * sign is tested in SQL, a rule's words on the trigram index. The queue's index names the
  * candidates when the queue is a small part of the books; otherwise the rows are read in
  * key order.
  */
 function candidatesOf(db: LedgerHandle, face: Face, rule: Rule): Candidate[] {
-  const words = wordsQueryOf(rule);
-  const sign = rule.match_kind !== "amount_sign" ? sql`` : rule.match_value === "in" ? sql`AND amount_cents > 0` : sql`AND amount_cents < 0`;
   return db.all<Candidate>(sql`
     SELECT src_id AS aId, description, amount_cents AS amountCents FROM c_rows
-    WHERE side = 'A' AND state IN ('in books', 'pending') AND engine IS NULL
+    WHERE ${candidatesWhere(db, face, rule)}
+    ORDER BY src_id`);
+}
+
+function candidatesWhere(db: LedgerHandle, face: Face, rule: Rule): SQL {
+  const words = wordsQueryOf(rule);
+  const sign = rule.match_kind !== "amount_sign" ? sql`` : rule.match_value === "in" ? sql`AND amount_cents > 0` : sql`AND amount_cents < 0`;
+  return sql`${UNDECIDED_ROW}
       ${queueIsSmall(db) ? sql`AND ${sql.raw(EXCEPTIONS_QUEUE)}` : sql``}
       ${face.effectiveFrom ? sql`AND posted_on >= ${face.effectiveFrom}` : sql``} ${sign}
-      ${words ? sql`AND src_id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${words} AND rowid & 1 = 0)` : sql``}
-    ORDER BY src_id`);
+      ${words ? sql`AND src_id IN (SELECT rowid >> 1 FROM c_words WHERE c_words MATCH ${words} AND rowid & 1 = 0)` : sql``}`;
 }

@@ -3,7 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Face } from "../face";
-import { queueIsSmall, undecidedLines } from "../books/undecided";
+import { queueIsSmall, undecidedTexts } from "../books/undecided";
 import { inLineRanges, type Pause } from "../slices";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import { appendMachineDecisions } from "../books/machine-decisions";
@@ -50,7 +50,7 @@ export async function runRules(
         othersWrote = true;
         decide = compileRulebook(standingRules(tx));
       }
-      if (othersWrote) lines = undecidedLines(tx, { postedFrom, among: lines.map((l) => l.aId) });
+      if (othersWrote) lines = undecidedTexts(tx, { postedFrom, among: lines.map((l) => l.aId) });
       const decisions = decisionsBy(decide, lines);
       appendMachineDecisions(tx, decisions, at);
       return decisions.length;
@@ -75,10 +75,10 @@ async function undecidedInSlices(
   pause: Pause,
   linesPerSlice: number,
 ): Promise<Candidate[]> {
-  if (queueIsSmall(db)) return undecidedLines(db, { postedFrom });
+  if (queueIsSmall(db)) return undecidedTexts(db, { postedFrom });
   const lines: Candidate[] = [];
   await inLineRanges(db, linesPerSlice, pause, (after, upTo) => {
-    for (const line of undecidedLines(db, { postedFrom, newerThan: after, upTo })) lines.push(line);
+    for (const line of undecidedTexts(db, { postedFrom, newerThan: after, upTo })) lines.push(line);
   });
   return lines;
 }

@@ -1,7 +1,7 @@
 /**
  * Relation C as kept (`c_rows`, `c_totals`, `c_month_totals`, `c_words`) against its
- * definition (`c_rows_derived`): for any history of feed pages, judgements and rules, the
- * kept copies equal the derivation, and every summary read from the running figures
+ * definition (`c_rows_derived`): for any history of feed pages, judgements, rules and runs of
+ * the rules, the kept copies equal the derivation, and every summary read from the running figures
  * (the auditor's months among them) equals the same summary counted from the derivation,
  * on every kind of face.
  */
@@ -18,6 +18,7 @@ import { applyFeedPage, currentCursor } from "../feed/feed-pages";
 import { recordHumanJudgement } from "../books/judgements";
 import { relationCDrift } from "../../../test/support/relation-c-drift";
 import { createRule } from "../rules/rulebook";
+import { runRules } from "../rules/run-rules";
 import { connectBank } from "../feed/sync-requests";
 import type { TenantLedger } from "../tenant-ledger";
 
@@ -53,6 +54,8 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant("rule" as const), key: fc.constantFrom("r1", "r2"), word: fc.constantFrom("COFFEE", "RENT"), category: fc.constantFrom("Meals", "Rent") }),
   // A read on the paid floor's face: the ledger learns the floor there, and keeps its figures from then on.
   fc.record({ kind: fc.constant("read on the floor" as const) }),
+  // The rules over every undecided line (lines a page left undecided among them).
+  fc.record({ kind: fc.constant("run rules" as const) }),
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
@@ -73,6 +76,8 @@ async function apply(instance: TenantLedger, connection: number, s: Step, n: num
     else applyFeedPage(db, connection, page, AT);
   } else if (s.kind === "read on the floor") {
     booksSummary(db, FACES["a paid floor"]!);
+  } else if (s.kind === "run rules") {
+    await runRules(db, null, AT);
   } else if (s.kind === "judge") {
     recordHumanJudgement(db, s.aId, s.category, "human:drift", AT);
   } else {

@@ -2,15 +2,16 @@
  * Who may reach a workspace page, by the API's own credential rules (CREDENTIAL_RULES):
  * a page that reads is `read`, an action is `write`, what only the owner does is `session`,
  * so one table governs the pages and the API, roles included (a viewer's action is refused
- * as the API refuses it, `role_refused`). The credential is resolved as the API resolves it; a browser without a live
- * session is sent to /signin. An action made with a session must come from this origin
+ * as the API refuses it, `role_refused`, and a viewer's pages offer no form that writes).
+ * The credential is resolved as the API resolves it; a browser without a live session is
+ * sent to /signin. An action made with a session must come from this origin
  * (checkRule's same-origin check: with the SameSite=Lax cookie, the pages' defence
  * against a forged form).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { z } from "zod";
-import { checkRule, resolveCaller, type Caller, type CredentialRule } from "../../auth/caller";
+import { checkRule, resolveCaller, ruleRefusal, type Caller, type CredentialRule } from "../../auth/caller";
 import { findLiveSession, SESSION_COOKIE } from "../../auth/sessions";
 import { ledgerOf, type Env } from "../../env";
 import { ApiError } from "../../errors";
@@ -25,6 +26,12 @@ export interface Workspace {
   /** What the caller's credential lets it see of the vault. */
   face: Face;
   now: Date;
+  /**
+   * Whether the caller passes the `write` rule (not a viewer, not a read-only token): the
+   * pages offer the forms that change the books only then. The actions check the rule
+   * themselves all the same.
+   */
+  writes: boolean;
 }
 
 export type WorkspaceEnv = { Bindings: Env; Variables: { workspace: Workspace } };
@@ -60,7 +67,7 @@ export function access(rule: CredentialRule): MiddlewareHandler<WorkspaceEnv> {
     }
     await limitCredential(c.env, caller.rateKey);
     checkRule(caller, rule, c.req.raw, now);
-    c.set("workspace", { caller, ledger: ledgerOf(c.env, caller.tenant.id), face: faceFor(caller.tenant, now), now });
+    c.set("workspace", { caller, ledger: ledgerOf(c.env, caller.tenant.id), face: faceFor(caller.tenant, now), now, writes: ruleRefusal(caller, "write", now) === null });
     await next();
   };
 }

@@ -1,13 +1,15 @@
 /**
  * /app/people: the tenant's people, for its owner (the `session` rule: the owner's session
  * only). Who holds a seat and with which role, the invitations still pending, an invitation
- * by email, revoking a seat and withdrawing an invitation. Another tenant's seat or
+ * by email, a seat's role changed, a seat revoked and an invitation withdrawn: the same
+ * domain calls as the API's people operations (auth/seats.ts). Another tenant's seat or
  * invitation is a 404.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { ROLE_WORDS } from "../../auth/caller";
-import { emailAddress, INVITATION_DAYS, invitePerson, peopleOf, revokeSeat, withdrawInvitation } from "../../auth/people";
+import { emailAddress } from "../../auth/people";
+import { changeSeatRole, INVITATION_DAYS, invitePerson, ownerEmailProblem, peopleOf, revokeSeat, withdrawInvitation } from "../../auth/seats";
 import { paramInteger, singleLineText } from "../../endpoints/shared";
 import { ApiError, settle } from "../../errors";
 import { formOf } from "../../http/form-body";
@@ -23,6 +25,7 @@ const noticeQuery = z.object({
   unsent: singleLineText().max(500).optional(),
   revoked: singleLineText().max(300).optional(),
   withdrawn: singleLineText().max(254).optional(),
+  role_changed: singleLineText().max(400).optional(),
 });
 
 type PeopleNotice = z.output<typeof noticeQuery>;
@@ -49,6 +52,7 @@ async function PeoplePage(props: PeoplePageProps) {
       {notice.unsent ? <p class="notice-error" role="alert">The invitation is filed, but its mail did not go: {notice.unsent}. Withdraw it and invite again later.</p> : null}
       {notice.revoked ? <Notice>The seat of <strong>{notice.revoked}</strong> is revoked: they reach nothing here from now on.</Notice> : null}
       {notice.withdrawn ? <Notice>The invitation to <strong>{notice.withdrawn}</strong> is withdrawn: its link opens nothing.</Notice> : null}
+      {notice.role_changed ? <Notice>{notice.role_changed}</Notice> : null}
       <p>
         What each role may do: {ROLES.map((r) => ROLE_WORDS[r]).join("; ")}. The same rules govern the API (each endpoint's credential rule).
       </p>
@@ -72,6 +76,13 @@ async function PeoplePage(props: PeoplePageProps) {
               <td>{s.role}</td>
               <td>{when(s.since)}</td>
               <td>
+                <form method="post" action={`/app/people/seats/${s.seatId}/role`} class="inline">
+                  <label for={`role-${s.seatId}`} class="vh">The new role of {s.name}</label>
+                  <select id={`role-${s.seatId}`} name="role">
+                    {ROLES.map((r) => <option value={r} selected={r === s.role}>{r}</option>)}
+                  </select>
+                  <button type="submit" class="quiet" aria-label={`Change the role of ${s.name}`}>Change role</button>
+                </form>
                 <form method="post" action={`/app/people/seats/${s.seatId}/revoke`}>
                   <button type="submit" class="quiet" aria-label={`Revoke the seat of ${s.name}`}>Revoke</button>
                 </form>
@@ -136,10 +147,14 @@ peoplePages.post("/invite", access("session"), async (c) => {
   const email = emailAddress(typed.email);
   if (email === null) errors.email = "an email address, such as dana@books.example";
   if (!(ROLES as readonly string[]).includes(typed.role)) errors.role = `one of ${ROLES.join(", ")}`;
-  if (email !== null && email === ws.caller.tenant.ownerEmail?.toLowerCase()) errors.email = "that is the owner's own email";
+  const ownEmail = email === null ? null : ownerEmailProblem(ws.caller.tenant, email);
+  if (ownEmail !== null) errors.email = ownEmail;
   if (Object.keys(errors).length > 0) return c.html(<PeoplePage d1={c.env.INDEX_DB} ws={ws} refused={{ ...typed, errors }} />, 400);
-  const invited = await invitePerson(c.env, ws.caller.tenant, { email: email!, role: typed.role as Role }, ws.caller.actor, new URL(c.req.url).origin, ws.now);
-  if (invited.kind === "seated") {
+  let invited;
+  try {
+    invited = await invitePerson(c.env, ws.caller.tenant, { email: email!, role: typed.role as Role }, ws.caller.actor, new URL(c.req.url).origin, ws.now);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "already_seated") throw error;
     return c.html(<PeoplePage d1={c.env.INDEX_DB} ws={ws} refused={{ ...typed, errors: { email: "this person holds a seat here already" } }} />, 409);
   }
   const notice: Record<string, string> = invited.mail.sent ? { invited: email! } : { unsent: invited.mail.reason };
@@ -152,19 +167,25 @@ function idParam(id: string): number {
   return parsed.data;
 }
 
+peoplePages.post("/seats/:id/role", access("session"), async (c) => {
+  const ws = c.get("workspace");
+  const role = (await formOf(c)).role;
+  if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) {
+    throw ApiError.invalid([{ field: "role", message: `one of ${ROLES.join(", ")}`, code: "invalid_value" }]);
+  }
+  const { seat, changed } = await changeSeatRole(c.env.INDEX_DB, ws.caller.tenant.id, idParam(c.req.param("id")), role as Role, ws.caller.actor, ws.now);
+  const words = changed ? `${seat.name} (${seat.email}) is ${seat.role === "owner" ? "an owner" : `a ${seat.role}`} now.` : `${seat.name} (${seat.email}) was ${seat.role === "owner" ? "an owner" : `a ${seat.role}`} already.`;
+  return c.redirect(`/app/people?${new URLSearchParams({ role_changed: words })}`, 303);
+});
+
 peoplePages.post("/seats/:id/revoke", access("session"), async (c) => {
   const ws = c.get("workspace");
   const revoked = await revokeSeat(c.env.INDEX_DB, ws.caller.tenant.id, idParam(c.req.param("id")), ws.caller.actor, ws.now);
-  if (!revoked) throw ApiError.notFound("This business has no live seat with that id.");
   return c.redirect(`/app/people?${new URLSearchParams({ revoked: `${revoked.name} (${revoked.email})` })}`, 303);
 });
 
 peoplePages.post("/invitations/:id/withdraw", access("session"), async (c) => {
   const ws = c.get("workspace");
-  const id = idParam(c.req.param("id"));
-  const pending = (await peopleOf(c.env.INDEX_DB, ws.caller.tenant.id, ws.now)).pending.find((i) => i.id === id);
-  if (!pending || !(await withdrawInvitation(c.env.INDEX_DB, ws.caller.tenant.id, id, ws.now))) {
-    throw ApiError.notFound("This business has no pending invitation with that id.");
-  }
-  return c.redirect(`/app/people?${new URLSearchParams({ withdrawn: pending.email })}`, 303);
+  const withdrawn = await withdrawInvitation(c.env.INDEX_DB, ws.caller.tenant.id, idParam(c.req.param("id")), ws.caller.actor, ws.now);
+  return c.redirect(`/app/people?${new URLSearchParams({ withdrawn: withdrawn.email })}`, 303);
 });

@@ -9,7 +9,6 @@ import { Hono } from "hono";
 import { isoDateSchema, paramInteger, singleLineText } from "../../endpoints/shared";
 import { ApiError, settle } from "../../errors";
 import { exportView, requestExport } from "../../exports/export-books";
-import { lastOracleRun } from "../../index-db/oracle";
 import type { Localisation, LocalisationKind } from "../../ledger/reports/parity";
 import { SECTIONS, WINDOWS, type SectionName, type WindowName } from "../../ledger/reports/pnl";
 import type { PnlViewWindow } from "../../ledger/reports/pnl-view";
@@ -50,14 +49,15 @@ reports.get("/", access("read"), async (c) => {
   const ws = c.get("workspace");
   const { as_of } = readQuery(c, z.object({ as_of: isoDateSchema.optional(), exported: paramInteger().optional() }).passthrough());
   const asOf = as_of ?? ws.face.today;
-  const [queue, pnl, verdicts, lastRun] = await Promise.all([
+  const [queue, pnl, verdicts, lastRunOutcome] = await Promise.all([
     ws.ledger.queueSize(ws.face),
     ws.ledger.pnlOverview(ws.face, asOf),
     ws.ledger.verdicts({ from: null, to: null, revisions: "latest" }, 1, VERDICTS_SHOWN),
-    lastOracleRun(c.env.INDEX_DB, ws.caller.tenant.id),
+    ws.ledger.lastOracleRun(),
   ]);
   const view = settle(pnl);
   const filed = settle(verdicts).verdicts;
+  const lastRun = settle(lastRunOutcome);
   return c.html(
     <AppPage title="Reports" area="reports" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       <form method="get" action="/app/reports" class="filters" aria-label="The day the report ends on">
@@ -87,7 +87,7 @@ reports.get("/", access("read"), async (c) => {
         <p>No verdict is filed yet.</p>
       ) : (
         <table>
-          <caption class="vh">The latest verdicts, the newest day first</caption>
+          <caption class="vh">The latest verdicts, and the days the oracle run failed, the newest day first</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
@@ -98,17 +98,25 @@ reports.get("/", access("read"), async (c) => {
             </tr>
           </thead>
           <tbody>
-            {filed.map((v) => (
-              <tr>
-                <th scope="row">
-                  <a href={`/app/reports/verdicts/${v.as_of}`}>{v.as_of}</a>
-                </th>
-                <td class="num">{v.revision}</td>
-                <td class="num">{v.coefficient.toFixed(4)}</td>
-                <td class="num">{v.localisation_count}</td>
-                <td>{when(v.filed_at)}</td>
-              </tr>
-            ))}
+            {filed.map((v) =>
+              v.status === "failed" ? (
+                <tr>
+                  <th scope="row">{v.as_of}</th>
+                  <td colspan={3}>No verdict: the oracle run failed: {v.error}</td>
+                  <td>{when(v.recorded_at)}</td>
+                </tr>
+              ) : (
+                <tr>
+                  <th scope="row">
+                    <a href={`/app/reports/verdicts/${v.as_of}`}>{v.as_of}</a>
+                  </th>
+                  <td class="num">{v.revision}</td>
+                  <td class="num">{v.coefficient.toFixed(4)}</td>
+                  <td class="num">{v.localisation_count}</td>
+                  <td>{when(v.filed_at)}</td>
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       )}
@@ -118,9 +126,13 @@ reports.get("/", access("read"), async (c) => {
         online accounting package, and an IIF file with the categories), or, with a spreadsheet destination connected in{" "}
         <a href="/app/settings">Settings</a>, a push that rewrites its sheet.
       </p>
-      <form method="post" action="/app/reports/export">
-        <button type="submit">Export the books</button>
-      </form>
+      {ws.writes ? (
+        <form method="post" action="/app/reports/export">
+          <button type="submit">Export the books</button>
+        </form>
+      ) : (
+        <p data-testid="no-export-form">Exports are made by the owner and the bookkeepers.</p>
+      )}
     </AppPage>,
   );
 });

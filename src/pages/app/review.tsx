@@ -144,7 +144,7 @@ async function lineFragment(ws: Workspace, aId: number, errors: FieldErrors) {
   const row = detail.value.row;
   const suggestion = settle(suggestions).find((s) => s.a_id === aId);
   const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence } : null };
-  return <ReviewRow line={line} choices={choices} page={1} errors={errors} />;
+  return <ReviewRow line={line} choices={choices} page={1} writes={ws.writes} errors={errors} />;
 }
 
 interface ReviewPageInput {
@@ -205,8 +205,8 @@ async function ReviewPage({ ws, page, decided, refusals, bulkErrors, lineErrors,
       </p>
       {lines.length > 0 ? (
         <>
-          <Shortcuts choices={choices} />
-          <BulkForm choices={choices} page={page} errors={bulkErrors} />
+          <Shortcuts choices={choices} writes={ws.writes} />
+          {ws.writes ? <BulkForm choices={choices} page={page} errors={bulkErrors} /> : null}
           <div class="table-wrap">
             <table>
               <caption>
@@ -214,17 +214,17 @@ async function ReviewPage({ ws, page, decided, refusals, bulkErrors, lineErrors,
               </caption>
               <thead>
                 <tr>
-                  <th scope="col"><span class="vh">Select</span></th>
+                  {ws.writes ? <th scope="col"><span class="vh">Select</span></th> : null}
                   <th scope="col">Date</th>
                   <th scope="col">Line</th>
                   <th scope="col" class="num">Amount</th>
                   <th scope="col">The model's suggestion</th>
-                  <th scope="col">Decide</th>
+                  {ws.writes ? <th scope="col">Decide</th> : null}
                 </tr>
               </thead>
               <tbody>
                 {lines.map((line) => (
-                  <ReviewRow line={line} choices={choices} page={page} errors={lineErrors?.line === line.a_id ? lineErrors.errors : undefined} />
+                  <ReviewRow line={line} choices={choices} page={page} writes={ws.writes} errors={lineErrors?.line === line.a_id ? lineErrors.errors : undefined} />
                 ))}
               </tbody>
             </table>
@@ -236,19 +236,25 @@ async function ReviewPage({ ws, page, decided, refusals, bulkErrors, lineErrors,
   );
 }
 
-/** The keys, always shown: a person needs no help page to find them. */
-function Shortcuts({ choices }: { choices: CategoryChoices }) {
+/** The keys, always shown: a person needs no help page to find them. Those that change the books only to whom may. */
+function Shortcuts({ choices, writes }: { choices: CategoryChoices; writes: boolean }) {
   return (
     <details id="shortcuts" class="keys" open>
       <summary>Keyboard shortcuts</summary>
       <ul>
         <li><kbd>j</kbd> and <kbd>k</kbd>: the next and the previous line</li>
-        <li><kbd>a</kbd>: accept the model's suggestion for the line</li>
-        <li><kbd>l</kbd>: label the line with the category chosen in its row (labels teach the model)</li>
-        <li><kbd>w</kbd>: why the line waits · <kbd>r</kbd>: make a rule from it · <kbd>x</kbd>: select it</li>
+        {writes ? (
+          <>
+            <li><kbd>a</kbd>: accept the model's suggestion for the line</li>
+            <li><kbd>l</kbd>: label the line with the category chosen in its row (labels teach the model)</li>
+            <li><kbd>w</kbd>: why the line waits · <kbd>r</kbd>: make a rule from it · <kbd>x</kbd>: select it</li>
+          </>
+        ) : (
+          <li><kbd>w</kbd>: why the line waits</li>
+        )}
         <li><kbd>?</kbd>: show or hide this list</li>
       </ul>
-      {choices.quick.length > 0 ? (
+      {writes && choices.quick.length > 0 ? (
         <>
           <p id="quick-title">Number keys categorise the line at once:</p>
           <ol id="quick-categories" class="quick" aria-labelledby="quick-title">
@@ -306,16 +312,18 @@ function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
   );
 }
 
-function ReviewRow({ line, choices, page, errors }: { line: ReviewLine; choices: CategoryChoices; page: number; errors?: FieldErrors }) {
+/** A line of the queue: what it is and what the model suggests, and for whom may change the books, the forms that decide it. */
+function ReviewRow({ line, choices, page, writes, errors }: { line: ReviewLine; choices: CategoryChoices; page: number; writes: boolean; errors?: FieldErrors }) {
   const id = line.a_id;
   const name = `${line.description}, ${line.posted_on}`;
   const error = errors?.category ?? errors?.form ?? errors?.action;
-  const target = { "hx-post": "/app/review/decide", "hx-target": `#line-${id}`, "hx-swap": "outerHTML" };
   return (
     <tr id={`line-${id}`} data-row>
-      <td>
-        <input type="checkbox" name="line" value={String(id)} form="bulk" id={`sel-${id}`} data-key="x" aria-keyshortcuts="x" aria-label={`Select ${name}`} />
-      </td>
+      {writes ? (
+        <td>
+          <input type="checkbox" name="line" value={String(id)} form="bulk" id={`sel-${id}`} data-key="x" aria-keyshortcuts="x" aria-label={`Select ${name}`} />
+        </td>
+      ) : null}
       <td class="date">{line.posted_on}</td>
       <td class="line">
         <a href={lineHref("A", id)} data-row-focus>{line.description}</a>
@@ -338,45 +346,53 @@ function ReviewRow({ line, choices, page, errors }: { line: ReviewLine; choices:
       <td>
         <SuggestionCell suggestion={line.suggestion} />
       </td>
-      <td>
-        {error ? <p id={`decide-error-${id}`} class="field-error" role="alert">{error}</p> : null}
-        <div class="actions">
-          {line.suggestion ? (
-            <form method="post" action="/app/review/decide" {...target} class="inline">
-              <input type="hidden" name="line" value={String(id)} />
-              <input type="hidden" name="category" value={line.suggestion.category} />
-              {page > 1 ? <input type="hidden" name="page" value={String(page)} /> : null}
-              <button type="submit" name="action" value="categorise" data-key="a" aria-keyshortcuts="a">
-                Accept {line.suggestion.category}<kbd aria-hidden="true">a</kbd>
-              </button>
-            </form>
-          ) : null}
-          <form method="post" action="/app/review/decide" {...target} class="decide">
+      {writes ? <DecideCell id={id} name={name} line={line} choices={choices} page={page} error={error} /> : null}
+    </tr>
+  );
+}
+
+/** The forms that decide a line of the queue: accept the suggestion, categorise or label, or make a rule from it. */
+function DecideCell({ id, name, line, choices, page, error }: { id: number; name: string; line: ReviewLine; choices: CategoryChoices; page: number; error?: string }) {
+  const target = { "hx-post": "/app/review/decide", "hx-target": `#line-${id}`, "hx-swap": "outerHTML" };
+  return (
+    <td>
+      {error ? <p id={`decide-error-${id}`} class="field-error" role="alert">{error}</p> : null}
+      <div class="actions">
+        {line.suggestion ? (
+          <form method="post" action="/app/review/decide" {...target} class="inline">
             <input type="hidden" name="line" value={String(id)} />
+            <input type="hidden" name="category" value={line.suggestion.category} />
             {page > 1 ? <input type="hidden" name="page" value={String(page)} /> : null}
-            <label for={`cat-${id}`} class="vh">Category for {name}</label>
-            <select
-              id={`cat-${id}`}
-              name="category"
-              data-category
-              aria-invalid={error ? "true" : undefined}
-              aria-describedby={error ? `decide-error-${id}` : undefined}
-            >
-              <CategoryOptions choices={choices} selected={line.suggestion?.category} placeholder="Choose a category" />
-            </select>{" "}
-            <button type="submit" name="action" value="categorise" data-categorise aria-keyshortcuts="1 2 3 4 5 6 7 8 9">
-              Categorise<kbd aria-hidden="true">1–9</kbd>
-            </button>{" "}
-            <button type="submit" name="action" value="label" class="quiet" data-key="l" aria-keyshortcuts="l">
-              Label<kbd aria-hidden="true">l</kbd>
+            <button type="submit" name="action" value="categorise" data-key="a" aria-keyshortcuts="a">
+              Accept {line.suggestion.category}<kbd aria-hidden="true">a</kbd>
             </button>
           </form>
-          <a href={`/app/rules/new${query({ from: id, category: line.suggestion?.category })}`} data-key="r" aria-keyshortcuts="r">
-            Make a rule<kbd aria-hidden="true">r</kbd>
-          </a>
-        </div>
-      </td>
-    </tr>
+        ) : null}
+        <form method="post" action="/app/review/decide" {...target} class="decide">
+          <input type="hidden" name="line" value={String(id)} />
+          {page > 1 ? <input type="hidden" name="page" value={String(page)} /> : null}
+          <label for={`cat-${id}`} class="vh">Category for {name}</label>
+          <select
+            id={`cat-${id}`}
+            name="category"
+            data-category
+            aria-invalid={error ? "true" : undefined}
+            aria-describedby={error ? `decide-error-${id}` : undefined}
+          >
+            <CategoryOptions choices={choices} selected={line.suggestion?.category} placeholder="Choose a category" />
+          </select>{" "}
+          <button type="submit" name="action" value="categorise" data-categorise aria-keyshortcuts="1 2 3 4 5 6 7 8 9">
+            Categorise<kbd aria-hidden="true">1–9</kbd>
+          </button>{" "}
+          <button type="submit" name="action" value="label" class="quiet" data-key="l" aria-keyshortcuts="l">
+            Label<kbd aria-hidden="true">l</kbd>
+          </button>
+        </form>
+        <a href={`/app/rules/new${query({ from: id, category: line.suggestion?.category })}`} data-key="r" aria-keyshortcuts="r">
+          Make a rule<kbd aria-hidden="true">r</kbd>
+        </a>
+      </div>
+    </td>
   );
 }
 

@@ -69,7 +69,7 @@ rules.get("/", access("read"), async (c) => {
       {notice.first ? <Notice>Rule <strong>{notice.first}</strong> already decides first; nothing was appended.</Notice> : null}
       <p>
         Listed as the API lists them, by priority: when two live rules match a line, the one lower in the list decides it. A
-        retired rule stays listed and decides nothing. <a href="/app/rules/new">Make a new rule</a> ·{" "}
+        retired rule stays listed and decides nothing. {ws.writes ? <><a href="/app/rules/new">Make a new rule</a> ·{" "}</> : null}
         <a href="/docs/patterns">How patterns are written</a>
       </p>
       {rulebook.length === 0 ? (
@@ -86,12 +86,12 @@ rules.get("/", access("read"), async (c) => {
                 <th scope="col" class="num">Priority</th>
                 <th scope="col" class="num">Revision</th>
                 <th scope="col">State</th>
-                <th scope="col">Change</th>
+                {ws.writes ? <th scope="col">Change</th> : null}
               </tr>
             </thead>
             <tbody>
               {rulebook.map((r) => (
-                <RuleRow rule={r} />
+                <RuleRow rule={r} writes={ws.writes} />
               ))}
             </tbody>
           </table>
@@ -101,7 +101,8 @@ rules.get("/", access("read"), async (c) => {
   );
 });
 
-function RuleRow({ rule }: { rule: Rule }) {
+/** A rule of the rulebook, and for whom may change the books, the forms that move it to the end or retire it. */
+function RuleRow({ rule, writes }: { rule: Rule; writes: boolean }) {
   return (
     <tr data-row>
       <th scope="row">
@@ -114,21 +115,28 @@ function RuleRow({ rule }: { rule: Rule }) {
       <td class="num">{rule.priority}</td>
       <td class="num">{rule.revision}</td>
       <td>{rule.retired ? "retired" : rule.pattern_problem ? <span class="error">decides nothing: {rule.pattern_problem}</span> : "live"}</td>
-      <td>
-        {rule.retired ? null : (
-          <div class="actions">
-            <form method="post" action="/app/rules/move-to-end" class="inline">
-              <input type="hidden" name="rule_key" value={rule.rule_key} />
-              <button type="submit" class="quiet" aria-label={`Move to end: ${rule.rule_key}`}>Move to end</button>
-            </form>
-            <form method="post" action="/app/rules/retire" class="inline">
-              <input type="hidden" name="rule_key" value={rule.rule_key} />
-              <button type="submit" class="quiet" aria-label={`Retire ${rule.rule_key}`}>Retire</button>
-            </form>
-          </div>
-        )}
-      </td>
+      {writes ? <RuleChanges rule={rule} /> : null}
     </tr>
+  );
+}
+
+/** The forms that change a live rule: move it to the end, retire it. */
+function RuleChanges({ rule }: { rule: Rule }) {
+  return (
+    <td>
+      {rule.retired ? null : (
+        <div class="actions">
+          <form method="post" action="/app/rules/move-to-end" class="inline">
+            <input type="hidden" name="rule_key" value={rule.rule_key} />
+            <button type="submit" class="quiet" aria-label={`Move to end: ${rule.rule_key}`}>Move to end</button>
+          </form>
+          <form method="post" action="/app/rules/retire" class="inline">
+            <input type="hidden" name="rule_key" value={rule.rule_key} />
+            <button type="submit" class="quiet" aria-label={`Retire ${rule.rule_key}`}>Retire</button>
+          </form>
+        </div>
+      )}
+    </td>
   );
 }
 
@@ -174,7 +182,7 @@ rules.get("/revisions", access("read"), async (c) => {
           ))}
         </tbody>
       </table>
-      {all[0] && !all[0].retired ? (
+      {ws.writes && all[0] && !all[0].retired ? (
         <p>
           <a href={`/app/rules/new${query({ rule_key: all[0].rule_key, match_kind: all[0].match_kind, match_value: all[0].match_value, category: all[0].category, priority: all[0].priority })}`}>
             Revise this rule
@@ -266,6 +274,13 @@ interface RuleFormInput {
 async function RuleFormPage({ ws, fields, back, from, errors }: RuleFormInput) {
   const [queue, choices, book] = await Promise.all([ws.ledger.queueSize(ws.face), categoryChoices(ws), ws.ledger.listRules()]);
   const existing = settle(book).find((r) => r.rule_key === fields.rule_key?.trim());
+  if (!ws.writes) {
+    return (
+      <AppPage title="A rule" area="rules" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
+        <p data-testid="no-rule-form">Rules are made by the owner and the bookkeepers: there is no rule to make here. <a href="/app/rules">The rulebook</a></p>
+      </AppPage>
+    );
+  }
   return (
     <AppPage title="A rule" area="rules" tenant={ws.caller.tenant.id} who={whoOf(ws.caller)} queue={settle(queue)}>
       {errors ? <ErrorSummary errors={errors} labels={RULE_LABELS} ids={RULE_IDS} /> : null}

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { ApiError, settle } from "../../errors";
 import { capFor, meterMonths, monthOf, type Cap, type MeterMonth } from "../../index-db/meter";
 import type { listSyncRuns } from "../../ledger/feed/sync-requests";
+import type { SettingsView } from "../../ledger/settings-view";
 import type { Face } from "../../ledger/face";
 import type { TenantLedger } from "../../ledger/tenant-ledger";
 import { CONNECTION_CAPS } from "../../tiers";
@@ -37,21 +38,19 @@ export interface GatheredSettings {
   thisMonth: string;
 }
 
-/** The banks' latest sync runs and the meter, read for the settings page. */
-export async function gatherSettings(d1: D1Database, ledger: DurableObjectStub<TenantLedger>, tenant: string, face: Face, now: Date): Promise<GatheredSettings> {
-  const [runs, usage, months, cap] = await Promise.all([
-    ledger.syncHistory(RUNS_SHOWN),
-    ledger.usage(face, 30),
-    meterMonths(d1, tenant, MONTHS_SHOWN, now),
-    capFor(d1, tenant),
-  ]);
+/** How many of the thread's newest messages the page shows. */
+export const MESSAGES_SHOWN = 50;
+
+/**
+ * What the settings page reads: the books' part in one call to the object (`SettingsView`),
+ * and the meter from the index, all at once.
+ */
+export async function gatherSettings(d1: D1Database, ledger: DurableObjectStub<TenantLedger>, tenant: string, face: Face, now: Date): Promise<{ books: SettingsView; gathered: GatheredSettings }> {
+  const [view, months, cap] = await Promise.all([ledger.settingsView(face, { messages: MESSAGES_SHOWN, runs: RUNS_SHOWN }), meterMonths(d1, tenant, MONTHS_SHOWN, now), capFor(d1, tenant)]);
+  const books = settle(view);
   return {
-    runs: settle(runs),
-    connections: settle(usage).connections,
-    connectionCap: CONNECTION_CAPS[face.tier],
-    months,
-    cap,
-    thisMonth: monthOf(now),
+    books,
+    gathered: { runs: books.runs, connections: books.liveConnections, connectionCap: CONNECTION_CAPS[face.tier], months, cap, thisMonth: monthOf(now) },
   };
 }
 

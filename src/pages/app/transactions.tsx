@@ -275,7 +275,11 @@ async function LinePage({ ws, side, id, explained, notice, refusal, errors, type
         <h2 id="why" tabindex={-1}>Why it has this category</h2>
         {explanation === null ? <p>The explanation is switched off in this deployment.</p> : <ExplanationWords explanation={settle(explanation)} />}
       </section>
-      {side === "A" ? <DecideForm id={id} row={row.category} choices={choices} errors={errors} typed={typed} /> : <p>An archived twin takes no judgement: decide <a href={lineHref("A", aId)}>A:{aId}</a>.</p>}
+      {side !== "A" ? (
+        <p>An archived twin takes no judgement: decide <a href={lineHref("A", aId)}>A:{aId}</a>.</p>
+      ) : ws.writes ? (
+        <DecideForm id={id} row={row.category} choices={choices} errors={errors} typed={typed} />
+      ) : null}
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         <h3>The line</h3>
