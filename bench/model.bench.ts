@@ -72,7 +72,7 @@ for (const style of STYLES) {
   const kept = rows.examples.reduce((s, r) => s + r.key.length + r.category.length + 8, 0) + rows.lines.reduce((s, r) => s + r.key.length + 8, 0);
   console.log(`\n${style}:`);
   console.log(`  keys of ${lines.length.toLocaleString("en-US")} lines: ${ms(keying)}; learning ${LABELS.toLocaleString("en-US")} labels and seeing every line: ${ms(learning)}`);
-  console.log(`  fitting (the regression, then the calibration's five held-out fits and its own): ${ms(fitting)}`);
+  console.log(`  fitting (the regression, then the calibration's held-out fits, three beyond 3,000 examples, and its own): ${ms(fitting)}`);
   console.log(`  training in all (keys, learning, fitting): ${ms(keying + learning + fitting)}`);
   console.log(`  predicting ${TESTS.toLocaleString("en-US")} lines: ${ms(predicting)} = ${Math.round(TESTS / (predicting / 1000)).toLocaleString("en-US")} lines/s; decided at the default floor: ${((100 * decided) / TESTS).toFixed(1)}%`);
   console.log(`  a label, then the next prediction (the regression refitted): ${ms(afterALabel)}`);

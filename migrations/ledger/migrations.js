@@ -31,6 +31,7 @@ import m0028 from './0028_people_append_only.sql';
 import m0029 from './0029_partial_index_conditions.sql';
 import m0030 from './0030_oracle_runs.sql';
 import m0031 from './0031_oracle_runs_append_only.sql';
+import m0032 from './0032_model_evidence_afresh.sql';
 
   export default {
     journal,
@@ -66,7 +67,8 @@ m0027,
 m0028,
 m0029,
 m0030,
-m0031
+m0031,
+m0032
     }
   }
   

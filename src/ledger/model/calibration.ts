@@ -7,6 +7,12 @@
  * (hits + 2) for a hit, 1 / (misses + 2) for a miss) so that a handful of lucky guesses
  * never claims certainty, and a ridge that pulls the weights towards 0 (confidence 0.5)
  * while the pairs are few.
+ *
+ * A prior can stand in for the pairs that are missing: each pair may say what the evidence
+ * alone would expect of it (`prior`), and `priorLines` more held-out lines are counted as
+ * if they had come out so, spread over the pairs' inputs. With `priorLines` 20, fifty
+ * held-out lines weigh against it as five to two; three thousand drown it. So a model that
+ * has seen a few dozen labels does not claim 0.95 on what two of them agreed on.
  */
 
 export interface Calibration {
@@ -20,6 +26,8 @@ export const UNCALIBRATED: Calibration = { weights: [] };
 export interface Pair {
   inputs: number[];
   correct: boolean;
+  /** What the evidence alone expects of this pair, in [0, 1] (read only with `priorLines`). */
+  prior?: number;
 }
 
 /** The ridge: how strongly little evidence is pulled towards 0.5. */
@@ -32,41 +40,57 @@ const RIDGE = 0.1;
  * varies among the pairs (no held-out line without a merchant's history, say) is held at 0
  * too: the pairs say nothing of it, so a line where it differs gets no credit for it.
  */
-export function fitCalibration(pairs: readonly Pair[], rising: readonly number[] = [], falling: readonly number[] = [], ridge = RIDGE): Calibration {
+export function fitCalibration(
+  pairs: readonly Pair[],
+  rising: readonly number[] = [],
+  falling: readonly number[] = [],
+  ridge: number | readonly number[] = RIDGE,
+  priorLines = 0,
+): Calibration {
   if (pairs.length === 0) return UNCALIBRATED;
   const d = pairs[0]!.inputs.length;
   const held = new Set<number>();
   for (let j = 0; j < d - 1; j++) if (pairs.every((p) => p.inputs[j] === pairs[0]!.inputs[j])) held.add(j);
+  const ridges = typeof ridge === "number" ? new Array<number>(d).fill(ridge) : ridge;
+  const hits = pairs.filter((p) => p.correct).length;
+  const hit = (hits + 1) / (hits + 2);
+  const miss = 1 / (pairs.length - hits + 2);
+  const targets: Target[] = pairs.map((p) => ({ inputs: p.inputs, target: p.correct ? hit : miss, weight: 1 }));
+  if (priorLines > 0) for (const p of pairs) targets.push({ inputs: p.inputs, target: p.prior ?? 0.5, weight: priorLines / pairs.length });
   for (;;) {
-    const weights = newton(pairs, d, held, ridge);
+    const weights = newton(targets, d, held, ridges);
     const wrong = [...rising.filter((j) => weights[j]! < 0), ...falling.filter((j) => weights[j]! > 0)].filter((j) => !held.has(j));
     if (wrong.length === 0) return { weights: [...weights] };
     for (const j of wrong) held.add(j);
   }
 }
 
-/** Logistic regression of the pairs by Newton's method, with the `held` weights at 0. */
-function newton(pairs: readonly Pair[], d: number, held: ReadonlySet<number>, ridge: number): Float64Array {
+/** A weighted observation of how often lines with these inputs are right. */
+interface Target {
+  inputs: readonly number[];
+  target: number;
+  weight: number;
+}
+
+/** Weighted logistic regression of the targets by Newton's method, with the `held` weights at 0. */
+function newton(targets: readonly Target[], d: number, held: ReadonlySet<number>, ridge: readonly number[]): Float64Array {
   const free = Array.from({ length: d }, (_, j) => j).filter((j) => !held.has(j));
   const w = new Float64Array(d);
-  const hits = pairs.filter((p) => p.correct).length;
-  const hit = (hits + 1) / (hits + 2);
-  const miss = 1 / (pairs.length - hits + 2);
   for (let iteration = 0; iteration < 50; iteration++) {
     const gradient = new Float64Array(free.length);
     const hessian = Array.from({ length: free.length }, () => new Float64Array(free.length));
-    for (const { inputs, correct } of pairs) {
+    for (const { inputs, target, weight } of targets) {
       const q = sigmoid(dot(w, inputs));
-      const r = q * (1 - q);
-      const error = q - (correct ? hit : miss);
+      const r = q * (1 - q) * weight;
+      const error = (q - target) * weight;
       free.forEach((j, a) => {
         gradient[a]! += error * inputs[j]!;
         free.forEach((k, b) => (hessian[a]![b]! += r * inputs[j]! * inputs[k]!));
       });
     }
     free.forEach((j, a) => {
-      gradient[a]! += ridge * w[j]!;
-      hessian[a]![a]! += ridge;
+      gradient[a]! += ridge[j]! * w[j]!;
+      hessian[a]![a]! += ridge[j]!;
     });
     const step = solve(hessian, gradient);
     let moved = 0;

@@ -1,40 +1,36 @@
 /**
  * The per-tenant local classifier.
  *
- * What it knows (`Evidence`, kept exactly and incrementally, the way the ledger keeps it):
- * - the examples: each line key (features.ts) with how many evidence lines of each
- *   category it stands for;
- * - the tenant's lines: each key with how many lines of the feed have it, labelled or not.
- *   A feature that many different keys share (a bank's own words, the business's city)
- *   is weighed down by its inverse document frequency among them; a feature on a single
- *   line (a code, a one-off word) is dropped. This is how the model learns which words of
- *   a bank's text carry the merchant: from the tenant's own feed, whatever its bank.
+ * What it knows (`Evidence`, evidence.ts, kept exactly and incrementally, the way the
+ * ledger keeps it): the examples, each line key (features.ts) with how many evidence lines
+ * of each category it stands for; and the tenant's lines, each key with how many lines of
+ * the feed have it, labelled or not. A feature that many different keys share (a bank's own
+ * words, the business's city) is weighed down by its inverse document frequency among
+ * them; a feature on a single line (a code, a one-off word) is dropped. This is how the
+ * model learns which words of a bank's text carry the merchant: from the tenant's own feed,
+ * whatever its bank.
  *
- * What it derives (`Fit`, refitted from the evidence when a prediction finds a person's
- * label or a forgotten example since the last fit, the examples grown by a tenth by rules'
- * decisions, or the lines grown by a quarter):
- * - a softmax regression (linear.ts) over the TF-IDF weighted features of the example keys;
- * - per word of the text (and word with the amount's band, word with the account), how
- *   many examples of each category have it: the "merchant's history".
+ * What it derives (`Fit`, fit.ts, refitted from the evidence when a prediction finds a
+ * person's label or a forgotten example since the last fit, the examples grown by a tenth
+ * by rules' decisions, or the lines grown by a quarter): a softmax regression over the
+ * TF-IDF weighted features of the example keys, and the merchants' histories (history.ts).
  *
- * A prediction is the regression's most probable category, with two measurements: its
- * probability, and the agreement of the merchant's history with it (the best of the
- * line's three most distinctive known words or word pairs: (lines of that category + 1)
- * / (lines + 1.1), read also within the line's amount band and account, where those tell
- * a merchant's categories apart). A merchant whose lines went to different categories,
- * and that nothing on the line separates, keeps a low agreement however sure the
- * regression is. Both go through the calibration (calibration.ts), fitted on held-out
- * folds of the tenant's own examples.
+ * A prediction is the regression's most probable category, with a confidence: the
+ * calibration (calibration.ts) of what was measured of the line (the regression's
+ * probability; the merchant's history overall, in the line's amount band and in its
+ * account; whether there is a history; how much of the text no example has), fitted on
+ * held-out folds of the tenant's own examples (held-out.ts). A merchant whose lines went to
+ * different categories, and that nothing on the line separates, keeps a low confidence
+ * however sure the regression is; a handful of labels, however consistent, earns no more
+ * than the rule of succession allows until the held-out lines show more.
  */
-import { calibrate, fitCalibration, logit, UNCALIBRATED, type Calibration, type Pair } from "./calibration";
-import { featuresOfKey, isIdentity, keyParts, lineKey, type LineFacts } from "./features";
-import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
+import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
+import { Evidence, type EvidenceRows, type Example } from "./evidence";
+import { lineKey, type LineFacts } from "./features";
+import { Fit, INPUT, INPUTS } from "./fit";
+import { fnv, heldOutPairs } from "./held-out";
 
-export interface Example {
-  /** The line's key (features.ts, `lineKey`). */
-  key: string;
-  category: string;
-}
+export type { EvidenceRows, Example } from "./evidence";
 
 export interface Prediction {
   category: string;
@@ -45,289 +41,32 @@ export interface Prediction {
 /** The default duh band: the model decides a line at this calibrated confidence or above. */
 export const DEFAULT_DUH_BAND_FLOOR = 0.95;
 
-/** The evidence as rows, the way the ledger keeps it (local-model.ts). */
-export interface EvidenceRows {
-  examples: { key: string; category: string; lines: number }[];
-  /** The tenant's lines by key. */
-  lines: { key: string; lines: number }[];
-}
-
 /** A calibration fit as the ledger keeps it, with the number of examples it was fitted at. */
 export interface KeptCalibration extends Calibration {
   fittedAt: number;
 }
 
-/** The calibration's inputs (`Fit.measure`): the regression's probability, the history's agreement, whether there is a history, the line's novelty, 1. */
-const RISING = [0, 1];
-const FALLING = [3];
-const FOLDS = 5;
+/** Confidence may only rise with the regression's probability and the history's agreement, and only fall with novelty. */
+const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
+const FALLING = [INPUT.novelty];
 /**
- * This share of the keys is held out whole (every line of the key in one fold), so the
- * calibration measures a merchant met in a form no example has, as a bank's new text is;
- * the others line by line, as the same text seen again is.
+ * How strongly each input's weight is held at 0 while the held-out lines are few: the
+ * history's, as strongly as a few dozen held-out lines (a few labels of a merchant that
+ * happened to agree tell little); the probability's, novelty's and the constant's, barely.
  */
-const KEYS_HELD_OUT_WHOLE = 0.5;
-/** The calibration is fitted on at most about this many held-out examples, so refits stay cheap. */
-export const CALIBRATION_SAMPLE = 3_000;
+const RIDGES = Array.from({ length: INPUTS }, (_, j) => ([INPUT.merchant, INPUT.band, INPUT.account, INPUT.known] as number[]).includes(j) ? 10 : 0.1);
+/**
+ * The prior's weight in held-out lines (calibration.ts): what the history alone says of a
+ * line, counted as this many lines. A tenant with 50 labels has 50 held-out lines, too few
+ * to show that two agreeing labels of a merchant can both be its rarer category.
+ */
+const PRIOR_LINES = 30;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
 const RULES_GROWTH = 1.1;
 /** The lines may grow by this factor before the fit is refitted for them alone. */
 const LINES_GROWTH = 1.25;
-/** The merchant's history: this many of the line's most distinctive known words are read. */
-const HISTORY_WORDS = 3;
-/** The merchant's history: a category's agreement is (lines + 1) / (all lines + 1 + this). */
-const HISTORY_DOUBT = 0.1;
-
-/** Adds `by` to a count, dropping the entry at zero so a forgotten example leaves no trace. */
-function bump<K>(counts: Map<K, number>, key: K, by: number): number {
-  const next = (counts.get(key) ?? 0) + by;
-  if (next === 0) counts.delete(key);
-  else counts.set(key, next);
-  return next;
-}
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** What the model knows, exactly: examples and lines by key, with what changed since `takeChanges`. */
-class Evidence {
-  /** key -> category -> lines */
-  readonly examples = new Map<string, Map<string, number>>();
-  /** key -> lines of the feed */
-  readonly lines = new Map<string, number>();
-  size = 0;
-  private readonly changedExamples = new Map<string, Set<string>>();
-  private readonly changedLines = new Set<string>();
-  /** Features -> how many keys of `lines` have them; built when first needed. */
-  private frequencies: Map<string, number> | null = null;
-
-  learn({ key, category }: Example, by: number): void {
-    let perCategory = this.examples.get(key);
-    if (!perCategory) this.examples.set(key, (perCategory = new Map()));
-    bump(perCategory, category, by);
-    if (perCategory.size === 0) this.examples.delete(key);
-    this.size += by;
-    let changed = this.changedExamples.get(key);
-    if (!changed) this.changedExamples.set(key, (changed = new Set()));
-    changed.add(category);
-  }
-
-  holds({ key, category }: Example): boolean {
-    return (this.examples.get(key)?.get(category) ?? 0) > 0;
-  }
-
-  /** Moves whenever the lines change: a corpus built across yields is installed only if it did not. */
-  linesMoved = 0;
-
-  see(key: string, by: number): void {
-    const before = this.lines.get(key) ?? 0;
-    const after = bump(this.lines, key, by);
-    this.changedLines.add(key);
-    this.linesMoved++;
-    if (this.frequencies && (before === 0) !== (after === 0)) {
-      for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, after === 0 ? -1 : 1);
-    }
-  }
-
-  /** The examples, copied: what is learnt after changes nothing in the copy. */
-  copyOfExamples(): Map<string, Map<string, number>> {
-    const copy = new Map<string, Map<string, number>>();
-    for (const [key, perCategory] of this.examples) copy.set(key, new Map(perCategory));
-    return copy;
-  }
-
-  /**
-   * The tenant's lines as a fit reads them, copied: lines seen after it change nothing the
-   * fit measures. The features' frequencies are counted in steps the first time (every
-   * line key's features: a few hundred milliseconds at 100,000 lines), from a copy of the
-   * lines taken first; kept for the next time only if no line was seen meanwhile.
-   */
-  *corpusInSteps(): Generator<void, Corpus> {
-    if (this.frequencies) return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
-    const lines = new Map(this.lines);
-    const moved = this.linesMoved;
-    const frequencies = new Map<string, number>();
-    let work = 0;
-    for (const key of lines.keys()) {
-      for (const feature of featuresOfKey(key)) bump(frequencies, feature, 1);
-      if ((work += KEY_WORK) >= STEP_WORK) {
-        work = 0;
-        yield;
-      }
-    }
-    if (this.linesMoved === moved) this.frequencies = new Map(frequencies);
-    return { frequencies, lines };
-  }
-
-  rows(): EvidenceRows {
-    const examples: EvidenceRows["examples"] = [];
-    for (const [key, perCategory] of this.examples) for (const [category, lines] of perCategory) examples.push({ key, category, lines });
-    return inKeyOrder({ examples, lines: [...this.lines].map(([key, lines]) => ({ key, lines })) });
-  }
-
-  takeChanges(): EvidenceRows {
-    const rows: EvidenceRows = { examples: [], lines: [] };
-    for (const [key, categories] of this.changedExamples) {
-      for (const category of categories) rows.examples.push({ key, category, lines: this.examples.get(key)?.get(category) ?? 0 });
-    }
-    for (const key of this.changedLines) rows.lines.push({ key, lines: this.lines.get(key) ?? 0 });
-    this.changedExamples.clear();
-    this.changedLines.clear();
-    return inKeyOrder(rows);
-  }
-}
-
-function inKeyOrder(rows: EvidenceRows): EvidenceRows {
-  rows.examples.sort((a, b) => byText(a.key, b.key) || byText(a.category, b.category));
-  rows.lines.sort((a, b) => byText(a.key, b.key));
-  return rows;
-}
-
-/** The tenant's lines as a fit reads them: how many line keys have each feature, and how many lines each key stands for. */
-interface Corpus {
-  frequencies: Map<string, number>;
-  lines: Map<string, number>;
-}
-
-/** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
-interface Encoded {
-  idx: Int32Array;
-  values: Float32Array;
-  /** The share of the key's TF-IDF mass (squared) in features no example has: text the model has not learnt. */
-  novelty: number;
-}
-
-/** What the model derives from examples: the regression, and the merchants' histories. */
-class Fit {
-  private constructor(
-    readonly categories: string[],
-    private readonly vocabulary: Map<string, number>,
-    private readonly regression: SoftmaxRegression,
-    /** Identity features (and words with band, words with account) -> lines per category. */
-    private readonly history: Map<string, Float64Array>,
-    private readonly corpus: Corpus,
-  ) {}
-
-  /** What `measure` found per key: lines of the same key are measured once. */
-  private readonly measured = new Map<string, { best: number; inputs: number[] }>();
-
-  /**
-   * Fits examples (key -> category -> lines), weighing features by their frequency among the
-   * corpus's line keys; yields between parts of the work (every 1,000 keys read, and as the
-   * regression's fit does).
-   */
-  static *inSteps(examples: Iterable<[string, Map<string, number>]>, corpus: Corpus): Generator<void, Fit | null> {
-    const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
-    const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
-    if (categories.length < 2) return null; // one category leaves nothing to choose
-    const vocabulary = new Map<string, number>();
-    const history = new Map<string, Float64Array>();
-    const rows: Row[] = [];
-    const classOf = new Map(categories.map((c, i) => [c, i]));
-    let work = 0;
-    for (const [key, perCategory] of byKey) {
-      const counts = new Float64Array(categories.length);
-      for (const [category, lines] of perCategory) counts[classOf.get(category)!] = lines;
-      if ((work += KEY_WORK) >= STEP_WORK) {
-        work = 0;
-        yield;
-      }
-      const features = featuresOfKey(key);
-      for (const feature of features) {
-        if (!isIdentity(feature) && !feature.includes("@")) continue;
-        let perClass = history.get(feature);
-        if (!perClass) history.set(feature, (perClass = new Float64Array(categories.length)));
-        for (let k = 0; k < counts.length; k++) perClass[k]! += counts[k]!;
-      }
-      const encoded = encode(features, key, corpus, vocabulary, true);
-      rows.push({ features: encoded.idx, values: encoded.values, counts });
-    }
-    const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
-    return new Fit(categories, vocabulary, regression, history, corpus);
-  }
-
-  /** The most probable category's index, with the calibration's inputs. */
-  measure(key: string): { best: number; inputs: number[] } {
-    let found = this.measured.get(key);
-    if (!found) this.measured.set(key, (found = this.measureAfresh(key)));
-    return found;
-  }
-
-  private measureAfresh(key: string): { best: number; inputs: number[] } {
-    const features = featuresOfKey(key);
-    const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
-    const { best, probability } = this.regression.score(idx, values);
-    const agreement = this.agreement(key, features, best);
-    // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
-    return { best, inputs: [logit(probability), agreement === null ? 0 : logit(agreement), agreement === null ? 0 : 1, novelty, 1] };
-  }
-
-  /** How well the merchant's history agrees with category `k` (see the file's comment); null where it has none. */
-  private agreement(key: string, features: string[], k: number): number | null {
-    const known = features
-      .filter((f) => isIdentity(f) && this.history.has(f))
-      .map((f) => ({ f, idf: inverseFrequency(this.corpus.frequencies.get(f) ?? 0, this.corpus.lines.size) }))
-      .sort((a, b) => b.idf - a.idf || byText(a.f, b.f))
-      .slice(0, HISTORY_WORDS);
-    if (known.length === 0) return null;
-    const { signBand, account } = keyParts(key);
-    let best = 0;
-    for (const { f } of known) {
-      // A word is read also within the line's band and account; a pair of words, within those of each word.
-      const words = f.startsWith("w:") ? [f.slice(2)] : f.slice(2).split("_");
-      const views = [f, ...words.flatMap((word) => [`w:${word}@${signBand}`, `w:${word}@@${account}`])];
-      for (const view of views) {
-        const perClass = this.history.get(view);
-        if (!perClass) continue;
-        let lines = 0;
-        for (const n of perClass) lines += n;
-        best = Math.max(best, (perClass[k]! + 1) / (lines + 1 + HISTORY_DOUBT));
-      }
-    }
-    return Math.min(1, best);
-  }
-}
-
-/** A line key's features read, weighed or measured, in the work units of `STEP_WORK` (measured: about 40 microseconds). */
-const KEY_WORK = 8_000;
-
-const inverseFrequency = (frequency: number, keys: number) => Math.log((keys + 1) / (frequency + 1));
-
-/**
- * A key's features as TF-IDF values over the features seen on at least two lines (on two
- * keys, or on this key of two lines or more: a feature on one line is a code or a one-off
- * that can tell nothing), L2-normalised over all of them (so a line with much that no
- * example shows weighs less); indices only for the vocabulary's features (`grow`: adding
- * the new ones).
- */
-function encode(features: string[], key: string, corpus: Corpus, vocabulary: Map<string, number>, grow: boolean): Encoded {
-  const idx: number[] = [];
-  const values: number[] = [];
-  const keyLines = corpus.lines.get(key) ?? 0;
-  let norm = 0;
-  for (const feature of features) {
-    const frequency = corpus.frequencies.get(feature) ?? 0;
-    if (frequency === 0 || (frequency === 1 && keyLines < 2)) continue;
-    const weight = inverseFrequency(frequency, corpus.lines.size);
-    norm += weight * weight;
-    let i = vocabulary.get(feature);
-    if (i === undefined && grow) vocabulary.set(feature, (i = vocabulary.size));
-    if (i === undefined) continue;
-    idx.push(i);
-    values.push(weight);
-  }
-  let known = 0;
-  for (const v of values) known += v * v;
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  return { idx: Int32Array.from(idx), values: Float32Array.from(values, (v) => v * scale), novelty: norm > 0 ? 1 - known / norm : 1 };
-}
-
-/** FNV-1a over a text, one step per UTF-16 unit. */
-function fnv(h: number, text: string): number {
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h;
-}
 
 /** An example's hash, summed into the version so the version names a set, whatever the order. */
 function exampleHash({ key, category }: Example): number {
@@ -366,7 +105,8 @@ export class LocalModel {
     for (const { key, category, lines } of rows.examples) model.evidence.learn({ key, category }, lines);
     model.evidence.takeChanges();
     model.hash = hash >>> 0;
-    if (calibration) {
+    // A fit of other inputs (an earlier release's) is refitted at the next prediction.
+    if (calibration && calibration.weights.length === INPUTS) {
       model.calibration = { weights: calibration.weights };
       model.calibratedAt = calibration.fittedAt;
     }
@@ -532,64 +272,14 @@ export class LocalModel {
     return this.size !== this.calibratedAt && (this.size <= SMALL || this.size >= this.calibratedAt * 1.25);
   }
 
-  /**
-   * Held-out folds of the examples: each example line falls in one of five folds by a hash
-   * of its key (KEYS_HELD_OUT_WHOLE) or of (key, category, its number among the key's
-   * lines), at most about CALIBRATION_SAMPLE of them; a fit without each fold measures that
-   * fold's lines, and the calibration is fitted on what it measured and whether it was right.
-   */
+  /** The calibration fitted on held-out folds of the examples (held-out.ts). */
   private *recalibrate(): Generator<void, Calibration> {
     const examples = this.evidence.copyOfExamples();
     const corpus = yield* this.evidence.corpusInSteps();
     yield;
-    const size = [...examples.values()].reduce((sum, perCategory) => sum + [...perCategory.values()].reduce((a, b) => a + b, 0), 0);
-    const share = Math.min(1, CALIBRATION_SAMPLE / Math.max(1, size));
-    const heldOut: { key: string; category: string; fold: number }[] = [];
-    let work = 0;
-    // In key order, so the same evidence gives the same pairs in the same order, whatever order it was learnt in.
-    for (const [key, perCategory] of [...examples].sort((a, b) => byText(a[0], b[0]))) {
-      const byKey = (fnv(2166136261, `${key}\u0001`) >>> 0) / 4294967296 < KEYS_HELD_OUT_WHOLE;
-      const keyHash = fnv(2166136261, key);
-      for (const [category, lines] of [...perCategory].sort((a, b) => byText(a[0], b[0]))) {
-        if ((work += lines * LINE_WORK) >= STEP_WORK) {
-          work = 0;
-          yield;
-        }
-        for (let i = 0; i < lines; i++) {
-          const h = byKey ? (keyHash >>> 0) / 4294967296 : (fnv(keyHash, `\u0000${category}\u0000${i}`) >>> 0) / 4294967296;
-          if (h < share) heldOut.push({ key, category, fold: Math.floor((h / share) * FOLDS) });
-        }
-      }
-    }
-    const pairs: Pair[] = [];
-    for (let fold = 0; fold < FOLDS; fold++) {
-      const out = heldOut.filter((e) => e.fold === fold);
-      if (out.length === 0) continue;
-      const rest = new Map<string, Map<string, number>>();
-      for (const [key, perCategory] of examples) rest.set(key, new Map(perCategory));
-      for (const { key, category } of out) {
-        const perCategory = rest.get(key)!;
-        bump(perCategory, category, -1);
-        if (perCategory.size === 0) rest.delete(key);
-      }
-      yield;
-      const fit = yield* Fit.inSteps(rest, corpus);
-      if (!fit) continue;
-      for (const { key, category } of out) {
-        if ((work += KEY_WORK) >= STEP_WORK) {
-          work = 0;
-          yield;
-        }
-        const { best, inputs } = fit.measure(key);
-        pairs.push({ inputs, correct: fit.categories[best] === category });
-      }
-      yield;
-    }
-    return fitCalibration(pairs, RISING, FALLING);
+    const pairs = yield* heldOutPairs(examples, corpus);
+    return fitCalibration(pairs, RISING, FALLING, RIDGES, PRIOR_LINES);
   }
 }
 
-/** A held-out example line's fold drawn, in the work units of `STEP_WORK`. */
-const LINE_WORK = 100;
-
-const versionOf = ({ size, keys, hash }: { size: number; keys: number; hash: number }) => `lr1-${size}-${keys}-${(hash >>> 0).toString(16).padStart(8, "0")}`;
+const versionOf = ({ size, keys, hash }: { size: number; keys: number; hash: number }) => `lr2-${size}-${keys}-${(hash >>> 0).toString(16).padStart(8, "0")}`;

@@ -7,13 +7,14 @@
  * Two steps:
  * - `lineKey`: the line as the model keeps it. Words as they are (lower case; a word glued
  *   to another in mixed case, `DebitGUSTO`, is two), numbers as their length only (dates,
- *   store numbers, references and card digits change from line to line), a code mixing
+ *   times, store numbers, references and traces change from line to line) except four
+ *   digits behind a mask, kept as a word (`XXXXXX4411` is `#4411`), a code mixing
  *   letters and digits as its shape (`H4WXUG0ZTR` is `a9a9a9`), words glued to numbers as
  *   the words and the numbers (`WILLIAMS2354OAKLAND`, `XXXXXX4411`); then the aggregator's merchant
  *   name the same way, the amount's sign and size band, and the account. Lines with the
  *   same key are the same to the model, so the model keeps one row per key and category
  *   with how many lines it stands for.
- * - `featuresOfKey`: the key's features: each word, each pair of neighbouring words, the
+ * - `featuresOfKey`: the key's features: each word (a masked account's too), each pair of neighbouring words, the
  *   character 4- and 5-grams inside each word of three letters or more, with its start and
  *   end marked (a name cut short, `PRI` for `PRINTFUL`, or glued to a city still shares some), each code's shape, the merchant name's
  *   words and the whole name, and each word paired with the amount's sign and band and
@@ -45,11 +46,18 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 /** A number as the model keeps it: its length. */
 const numberOf = (length: number) => "0".repeat(Math.min(length, LONGEST_NUMBER));
 
+/**
+ * Four digits behind a mask (`XXXXXX4411`, `CHK ...4411`, `**4411`): the last four of an
+ * account, all that some banks print of the other party of a transfer, and the same in
+ * every bank's text. Kept as a word, `#4411`; the mask itself is dropped.
+ */
+const MASKED = /[^a-z0-9]*(?<![a-z0-9])(?:x{2,}|\.{2,}|\*{2,})([0-9]{4})(?![0-9])|[^a-z0-9]+/;
+
 /** One lower-case token of letters and digits, as the model keeps it: one or more words. */
 function canonical(token: string): string {
   const runs = token.match(/[a-z]+|[0-9]+/g)!;
   if (runs.length === 1) return isLetter(token.charCodeAt(0)) ? token : numberOf(token.length);
-  // Words glued to numbers (WILLIAMS2354, 1234OAKLAND, WILLIAMS2354OAKLAND, XXXXXX4411): the
+  // Words glued to numbers (WILLIAMS2354, 1234OAKLAND, WILLIAMS2354OAKLAND): the
   // words and the numbers. A run of one or two letters among digits makes it a code instead.
   if (runs.every((run) => isDigit(run.charCodeAt(0)) || run.length >= 3)) {
     return runs.map((run) => (isDigit(run.charCodeAt(0)) ? numberOf(run.length) : run)).join(" ");
@@ -63,12 +71,17 @@ function canonical(token: string): string {
 
 /** Free text as the model keeps it: canonical tokens separated by single spaces. */
 export function canonicalText(text: string): string {
-  const tokens = text
+  // Split on anything but letters and digits, and on a mask with its digits, which the split keeps (its captured group).
+  const parts = text
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
-    .split(/[^a-z0-9]+/);
+    .split(MASKED);
   const kept: string[] = [];
-  for (const token of tokens) if (token) kept.push(canonical(token));
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!part) continue;
+    kept.push(i % 2 === 1 ? `#${part}` : canonical(part));
+  }
   return kept.join(" ");
 }
 
@@ -96,6 +109,8 @@ function textFeatures(text: string, prefix: string, into: Set<string>): string[]
     if (!token) continue;
     if (isLetter(token.charCodeAt(0)) && !/[0-9]/.test(token)) {
       if (token.length >= 2) words.push(token);
+    } else if (token.startsWith("#")) {
+      words.push(token);
     } else if (/^0+$/.test(token)) {
       into.add(`${prefix}n:${token.length}`);
     } else {
@@ -104,7 +119,7 @@ function textFeatures(text: string, prefix: string, into: Set<string>): string[]
   }
   for (const word of words) {
     into.add(`${prefix}w:${word}`);
-    if (word.length >= 3) {
+    if (word.length >= 3 && !word.startsWith("#")) {
       const padded = `^${word}$`;
       for (const n of GRAMS) for (let i = 0; i + n <= padded.length; i++) into.add(`${prefix}c:${padded.slice(i, i + n)}`);
     }

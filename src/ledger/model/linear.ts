@@ -45,6 +45,9 @@ export interface Scores {
   best: number;
   /** Its probability. */
   probability: number;
+  /** The second most probable class (`best` itself with one class), and its probability. */
+  second: number;
+  secondProbability: number;
 }
 
 export class SoftmaxRegression {
@@ -115,7 +118,9 @@ export class SoftmaxRegression {
     softmax(this.weights, this.classes, idx, values, p);
     let best = 0;
     for (let k = 1; k < this.classes; k++) if (p[k]! > p[best]!) best = k;
-    return { best, probability: p[best]! };
+    let second = best === 0 && this.classes > 1 ? 1 : 0;
+    for (let k = 0; k < this.classes; k++) if (k !== best && p[k]! > p[second]!) second = k;
+    return { best, probability: p[best]!, second, secondProbability: second === best ? 0 : p[second]! };
   }
 }
 

@@ -97,8 +97,9 @@ const SHAPES: { shape: string; merchant: string; bank: Bank }[] = [
     merchant: "Gusto",
     bank: {
       ...TAUGHT,
+      // The company entry description is NACHA's field of ten characters, padded with spaces.
       ach: (p, d) =>
-        `ORIG CO NAME:${p.name(d)} ORIG ID:${p.companyId} DESC DATE:${d.digits(6)} CO ENTRY DESCR:${p.entry}SEC:CCD TRACE#:${d.digits(15)} EED:${d.digits(6)} IND ID:${d.code(10)} IND NAME:${BUSINESS} TRN: ${d.digits(10)}TC`,
+        `ORIG CO NAME:${p.name(d)} ORIG ID:${p.companyId} DESC DATE:${d.digits(6)} CO ENTRY DESCR:${p.entry!.padEnd(10)}SEC:CCD TRACE#:${d.digits(15)} EED:${d.digits(6)} IND ID:${d.code(10)} IND NAME:${BUSINESS} TRN: ${d.digits(10)}TC`,
     },
   },
   {

@@ -1,0 +1,6 @@
+-- The local model reads a masked account's last four digits as a word (`XXXXXX4411` is `#4411`), so
+-- the line keys kept before are not the keys it computes now. Its evidence is a cache of the ledger:
+-- dropped here, it is learnt afresh from the ledger at the first need.
+DELETE FROM `model_examples`;--> statement-breakpoint
+DELETE FROM `model_lines`;--> statement-breakpoint
+DELETE FROM `model_state`;

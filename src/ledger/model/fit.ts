@@ -1,0 +1,145 @@
+/**
+ * What the model derives from its evidence (evidence.ts): a softmax regression (linear.ts)
+ * over the TF-IDF weighted features of the example keys, and the merchants' histories
+ * (history.ts). Measuring a line gives the regression's most probable category and what
+ * the calibration (calibration.ts) reads of it: the regression's probability, the
+ * merchant's history overall, within the line's amount band and within its account,
+ * whether the line has any history, and how much of its text no example has. Where the
+ * regression hesitates between two categories (the second at least half as probable as the
+ * first), the one the merchant's history agrees with better is chosen.
+ */
+import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
+import { featuresOfKey } from "./features";
+import { Histories, logOdds, succession } from "./history";
+import { logit } from "./calibration";
+import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
+
+/** The calibration's inputs, by position. */
+export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, constant: 6 } as const;
+export const INPUTS = 7;
+
+/** The regression hesitates when its second category is at least this share as probable as its first. */
+const HESITATION = 0.5;
+
+export interface Measurement {
+  /** The most probable category's index. */
+  best: number;
+  /** The calibration's inputs (`INPUT`). */
+  inputs: number[];
+  /**
+   * What the history alone says of the line's category (the rule of succession over the
+   * merchant's lines, and over its lines in the line's account where that says less; 1/2
+   * without a history): the calibration's prior, when the held-out lines are few.
+   */
+  prior: number;
+}
+
+/** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
+interface Encoded {
+  idx: Int32Array;
+  values: Float32Array;
+  /** The share of the key's TF-IDF mass (squared) in features no example has: text the model has not learnt. */
+  novelty: number;
+}
+
+export class Fit {
+  private constructor(
+    readonly categories: string[],
+    private readonly vocabulary: Map<string, number>,
+    private readonly regression: SoftmaxRegression,
+    private readonly histories: Histories,
+    private readonly corpus: Corpus,
+  ) {}
+
+  /** What `measure` found per key: lines of the same key are measured once. */
+  private readonly measured = new Map<string, Measurement>();
+
+  /**
+   * Fits examples, weighing features by their frequency among the corpus's line keys;
+   * yields between parts of the work (every 1,000 keys read, and as the regression's fit
+   * does). Null when the examples name fewer than two categories: nothing to choose.
+   */
+  static *inSteps(examples: Examples, corpus: Corpus): Generator<void, Fit | null> {
+    const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
+    const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
+    if (categories.length < 2) return null;
+    const vocabulary = new Map<string, number>();
+    const histories = new Histories(categories.length);
+    const rows: Row[] = [];
+    const classOf = new Map(categories.map((c, i) => [c, i]));
+    let work = 0;
+    for (const [key, perCategory] of byKey) {
+      const counts = new Float64Array(categories.length);
+      for (const [category, lines] of perCategory) counts[classOf.get(category)!] = lines;
+      if ((work += KEY_WORK) >= STEP_WORK) {
+        work = 0;
+        yield;
+      }
+      const features = featuresOfKey(key);
+      histories.add(features, counts);
+      const encoded = encode(features, key, corpus, vocabulary, true);
+      rows.push({ features: encoded.idx, values: encoded.values, counts });
+    }
+    const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
+    return new Fit(categories, vocabulary, regression, histories, corpus);
+  }
+
+  measure(key: string): Measurement {
+    let found = this.measured.get(key);
+    if (!found) this.measured.set(key, (found = this.measureAfresh(key)));
+    return found;
+  }
+
+  private measureAfresh(key: string): Measurement {
+    const features = featuresOfKey(key);
+    const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
+    const scores = this.regression.score(idx, values);
+    let [best, probability] = [scores.best, scores.probability];
+    let history = this.histories.read(key, features, best, this.corpus);
+    // Where the regression hesitates between two categories, the merchant's own lines settle it.
+    if (scores.secondProbability >= HESITATION * probability) {
+      const other = this.histories.read(key, features, scores.second, this.corpus);
+      if (other && (!history || logOdds(other.merchant) > logOdds(history.merchant))) [best, probability, history] = [scores.second, scores.secondProbability, other];
+    }
+    const inputs = new Array<number>(INPUTS).fill(0);
+    inputs[INPUT.probability] = logit(probability);
+    inputs[INPUT.novelty] = novelty;
+    inputs[INPUT.constant] = 1;
+    // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
+    if (!history) return { best, inputs, prior: 0.5 };
+    inputs[INPUT.merchant] = logOdds(history.merchant);
+    inputs[INPUT.band] = logOdds(history.band);
+    inputs[INPUT.account] = logOdds(history.account);
+    inputs[INPUT.known] = 1;
+    return { best, inputs, prior: Math.min(succession(history.merchant), succession(history.account)) };
+  }
+}
+
+/**
+ * A key's features as TF-IDF values over the features seen on at least two lines (on two
+ * keys, or on this key of two lines or more: a feature on one line is a code or a one-off
+ * that can tell nothing), L2-normalised over all of them (so a line with much that no
+ * example shows weighs less); indices only for the vocabulary's features (`grow`: adding
+ * the new ones).
+ */
+function encode(features: string[], key: string, corpus: Corpus, vocabulary: Map<string, number>, grow: boolean): Encoded {
+  const idx: number[] = [];
+  const values: number[] = [];
+  const keyLines = corpus.lines.get(key) ?? 0;
+  let norm = 0;
+  for (const feature of features) {
+    const frequency = corpus.frequencies.get(feature) ?? 0;
+    if (frequency === 0 || (frequency === 1 && keyLines < 2)) continue;
+    const weight = inverseFrequency(frequency, corpus.lines.size);
+    norm += weight * weight;
+    let i = vocabulary.get(feature);
+    if (i === undefined && grow) vocabulary.set(feature, (i = vocabulary.size));
+    if (i === undefined) continue;
+    idx.push(i);
+    values.push(weight);
+  }
+  let known = 0;
+  for (const v of values) known += v * v;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  return { idx: Int32Array.from(idx), values: Float32Array.from(values, (v) => v * scale), novelty: norm > 0 ? 1 - known / norm : 1 };
+}

@@ -1,0 +1,82 @@
+/** The merchant's history: which of a line's words speak for its merchant, and what its lines say. */
+import { describe, expect, it } from "vitest";
+import { bump, type Corpus } from "./evidence";
+import { featuresOfKey, lineKey } from "./features";
+import { Histories } from "./history";
+
+const CATEGORIES = ["Meals", "Owner draw", "Packaging", "Shipping", "Travel"];
+const key = (description: string, cents = -2_000, account = "checking") => lineKey({ description, merchantName: null, amountCents: cents, accountId: account });
+
+/** Histories of labelled keys, and the corpus of every key of the feed (labelled or not). */
+function learn(labelled: [string, string][], feed: string[] = []) {
+  const histories = new Histories(CATEGORIES.length);
+  for (const [k, category] of labelled) {
+    const lines = new Float64Array(CATEGORIES.length);
+    lines[CATEGORIES.indexOf(category)] = 1;
+    histories.add(featuresOfKey(k), lines);
+  }
+  const corpus: Corpus = { frequencies: new Map(), lines: new Map() };
+  for (const k of [...labelled.map(([k]) => k), ...feed]) {
+    if ((corpus.lines.get(k) ?? 0) === 0) for (const f of featuresOfKey(k)) bump(corpus.frequencies, f, 1);
+    bump(corpus.lines, k, 1);
+  }
+  return { read: (k: string, category: string) => histories.read(k, featuresOfKey(k), CATEGORIES.indexOf(category), corpus) };
+}
+
+const NAMES = ["ALDER", "BIRCH", "CEDAR", "DOGWOOD", "ELM", "FIR", "GINKGO", "HAZEL", "IVY", "JUNIPER", "KAPOK", "LARCH", "MAPLE", "NUTMEG", "OAK", "PINE"];
+/** Each of many merchants' lines printed as `print` prints them: a bank's own words are common, a merchant's name is not. */
+const printed = (print: (name: string) => string) => NAMES.flatMap((name) => [key(print(name), -1_200), key(print(name), -12_000)]);
+const others: [string, string][] = printed((name) => `PURCHASE ${name} CAFE OAKLAND CA`).map((k) => [k, "Meals"]);
+
+describe("the merchant's history", () => {
+  // Six rides in three amount bands ($1.50, $15, $150) and two accounts, so on six line keys.
+  const uber = Array.from({ length: 6 }, (_, i): [string, string] => [key(`PURCHASE UBER *TRIP ${i}X${i}Q HELP.UBER.COM CA`, -150 * 10 ** (i % 3), i % 2 ? "card" : "checking"), "Travel"]);
+  const eats = Array.from({ length: 4 }, (_, i) => key(`PURCHASE UBER *EATS ${i}Z${i}W HELP.UBER.COM CA`, -250 * 10 ** (i % 2), i < 2 ? "card" : "checking"));
+
+  it("reads the lines of the merchant the line names: every one agreeing, overall, in its band and in its account", () => {
+    const { read } = learn([...others, ...uber], eats);
+    const line = key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA", -1_600);
+    const history = read(line, "Travel")!;
+    expect(history.merchant).toEqual({ agree: 6, lines: 6 });
+    // Of them, the two of $15 and the three paid from the checking account.
+    expect(history.band).toEqual({ agree: 2, lines: 2 });
+    expect(history.account).toEqual({ agree: 3, lines: 3 });
+    // On an account none of its lines was paid from, and in a band none was in: nothing there.
+    expect(read(key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA", -160_000, "savings"), "Travel")).toMatchObject({ band: { lines: 0 }, account: { lines: 0 } });
+  });
+
+  it("has none for a merchant no example shows, however many examples share its lesser words", () => {
+    // UBER *EATS after UBER *TRIP; PIRATE SHIP after ULINE *SHIP SUPPLIES: the most distinctive word is on the feed's lines and on no example.
+    const uline = Array.from({ length: 5 }, (_, i): [string, string] => [key(`ULINE *SHIP SUPPLIES 800-295-${5500 + i} WI`, -900 * 10 ** (i % 3)), "Packaging"]);
+    const pirate = [key("PIRATE SHIP PIRATESHIP.COM WA", -1_800), key("PIRATE SHIP PIRATESHIP.COM WA", -18_000)];
+    const { read } = learn([...others, ...uber, ...uline], [...eats, ...pirate]);
+    expect(read(eats[0]!, "Travel")).toBeNull();
+    expect(read(pirate[0]!, "Packaging")).toBeNull();
+    // The merchants the examples show still have theirs.
+    expect(read(uline[0]![0], "Packaging")!.merchant.agree).toBe(5);
+  });
+
+  it("knows a word cut short or glued to the next field as the word an example has", () => {
+    const depot = Array.from({ length: 5 }, (_, i): [string, string] => [key(`RESTAURANT DEPOT #${1000 + i} OAKLAND CA`, -30_000), "Meals"]);
+    // A credit union's lines cut at 32 characters, and a NACHA field glued to the next, printed for every merchant.
+    const cut = (name: string) => `POS DEBIT-DC 4821 ${name} WHOLESALE`.slice(0, 32);
+    const glued = (name: string) => `ORIG CO NAME:${name} WHOLESALE CO ENTRY DESCR:${name}SEC:CCD`;
+    const feed = [...printed(cut), ...printed(glued), ...printed(() => cut("RESTAURANT DEPOT")), ...printed(() => glued("RESTAURANT DEPOT"))];
+    const { read } = learn([...others, ...depot], feed);
+    expect(cut("RESTAURANT DEPOT")).toBe("POS DEBIT-DC 4821 RESTAURANT DEP");
+    expect(read(key(cut("RESTAURANT DEPOT"), -1_200), "Meals")!.merchant.agree).toBe(5);
+    expect(read(key(glued("RESTAURANT DEPOT"), -1_200), "Meals")!.merchant.agree).toBe(5);
+  });
+
+  it("shows a merchant whose lines went two ways as split, unless the line's account has always gone one way", () => {
+    const store = [
+      ...Array.from({ length: 6 }, (_, i): [string, string] => [key(`LOWES #${i} OAKLAND CA`, -4_000, "checking"), "Packaging"]),
+      ...Array.from({ length: 6 }, (_, i): [string, string] => [key(`LOWES #${i} OAKLAND CA`, -4_000, "card"), "Owner draw"]),
+    ];
+    const { read } = learn([...others, ...store]);
+    const onCard = read(key("LOWES #7 OAKLAND CA", -4_000, "card"), "Owner draw")!;
+    expect(onCard.merchant).toEqual({ agree: 6, lines: 12 });
+    expect(onCard.band).toEqual({ agree: 6, lines: 12 });
+    expect(onCard.account).toEqual({ agree: 6, lines: 6 });
+  });
+});

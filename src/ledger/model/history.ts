@@ -1,0 +1,140 @@
+/**
+ * The merchant's history: how many example lines of each category share the words that
+ * name a line's merchant, overall, within the line's amount band and within its account.
+ * It is the evidence behind a decision: a merchant taught often and always the same way
+ * earns confidence; one whose lines went to several categories keeps it low unless the
+ * line's band or account has always gone one way.
+ *
+ * Which of a line's words speak for its merchant: of its known identity features (words
+ * and word pairs some example has), the one whose examples agree best with the chosen
+ * category, the more distinctive among the tenant's line keys where two agree as well. (A
+ * day of the week or a bank's rare field name beside a merchant's name may be more
+ * distinctive than the name, so every one is read, not the most distinctive alone.)
+ *
+ * A line whose most distinctive word no example has names a merchant no example shows,
+ * however many examples share its lesser words: `UBER *EATS` after `UBER *TRIP`, `PIRATE
+ * SHIP` after `ULINE *SHIP SUPPLIES`, `PAYCHEX TPS TAXES` after `PAYCHEX INC. PAYROLL`. It
+ * has no history. A word cut short (`STOR` at the end of a line cut at 32 characters) or
+ * glued to the next field (`MARKETPLACSEC`) is the word some example has.
+ */
+import { byText, inverseFrequency, type Corpus } from "./evidence";
+import { isIdentity, keyParts } from "./features";
+
+/** One view of a history: lines of the category in question, of how many. */
+export interface Tally {
+  agree: number;
+  lines: number;
+}
+
+export interface MerchantHistory {
+  /** Every example line with the feature that speaks for the merchant. */
+  merchant: Tally;
+  /** Of those, the ones in the line's amount band (sign and size). */
+  band: Tally;
+  /** Of those, the ones in the line's account. */
+  account: Tally;
+}
+
+const NONE: Tally = { agree: 0, lines: 0 };
+
+/** A word of letters, as a feature. */
+const WORD = /^w:[a-z]+$/;
+
+/** Log-odds that a history's next line agrees, from its lines (half a line on each side: a handful of lines never claims certainty). */
+export const logOdds = ({ agree, lines }: Tally) => Math.log((agree + 0.5) / (lines - agree + 0.5));
+
+/** The rule of succession with half a line on each side: what a history alone says of its next line. */
+export const succession = ({ agree, lines }: Tally) => (agree + 0.5) / (lines + 1);
+
+/** Whether a feature is kept in the history: a merchant's identity, or a word within a band or an account. */
+export const isKept = (feature: string) => isIdentity(feature) || feature.includes("@");
+
+export class Histories {
+  /** Kept feature -> lines per class. */
+  private readonly counts = new Map<string, Float64Array>();
+
+  constructor(private readonly classes: number) {}
+
+  /** Adds an example key's lines per class under each of its kept features. */
+  add(features: readonly string[], lines: Float64Array): void {
+    for (const feature of features) {
+      if (!isKept(feature)) continue;
+      let perClass = this.counts.get(feature);
+      if (!perClass) this.counts.set(feature, (perClass = new Float64Array(this.classes)));
+      for (let k = 0; k < lines.length; k++) perClass[k]! += lines[k]!;
+    }
+  }
+
+  /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
+  read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
+    const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
+    const name = this.nameOf(key, features, corpus, idf);
+    if (name !== null && !this.knows(name)) return null;
+    const known = features
+      .filter((f) => isIdentity(f) && this.counts.has(f))
+      .map((f) => ({ f, idf: idf(f) }))
+      .sort((a, b) => b.idf - a.idf || byText(a.f, b.f));
+    let chosen: { f: string; merchant: Tally } | null = null;
+    for (const { f } of known) {
+      const merchant = this.tally(f, k);
+      if (!chosen || logOdds(merchant) > logOdds(chosen.merchant)) chosen = { f, merchant };
+    }
+    if (!chosen) return null;
+    const { signBand, account } = keyParts(key);
+    return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k) };
+  }
+
+  /**
+   * The line's most distinctive word of letters in its description (the aggregator's name
+   * may be one no bank prints), among those on two line keys or more (a word on one line
+   * is a one-off); null when it has none.
+   */
+  private nameOf(key: string, features: readonly string[], corpus: Corpus, idf: (f: string) => number): string | null {
+    const described = new Set(keyParts(key).description.split(" "));
+    let name: string | null = null;
+    for (const f of features) {
+      if (!WORD.test(f) || !described.has(f.slice(2)) || (corpus.frequencies.get(f) ?? 0) < 2) continue;
+      if (name === null || idf(f) > idf(name)) name = f;
+    }
+    return name?.slice(2) ?? null;
+  }
+
+  /** Whether an example has this word, a word it begins (cut short), or a word of four letters or more it begins with (glued to more). */
+  private knows(word: string): boolean {
+    if (this.counts.has(`w:${word}`) || this.beginnings().has(word)) return true;
+    for (let n = word.length - 1; n >= 4; n--) if (this.counts.has(`w:${word.slice(0, n)}`)) return true;
+    return false;
+  }
+
+  /** Every beginning, of three letters or more, of a word some example has; built when first needed. */
+  private prefixes: Set<string> | null = null;
+  private beginnings(): Set<string> {
+    if (!this.prefixes) {
+      this.prefixes = new Set();
+      for (const f of this.counts.keys()) {
+        if (!WORD.test(f)) continue;
+        for (let n = 3; n < f.length - 2; n++) this.prefixes.add(f.slice(2, 2 + n));
+      }
+    }
+    return this.prefixes;
+  }
+
+  private tally(feature: string, k: number): Tally {
+    const perClass = this.counts.get(feature);
+    if (!perClass) return NONE;
+    let lines = 0;
+    for (const n of perClass) lines += n;
+    return { agree: perClass[k]!, lines };
+  }
+
+  /** A feature's lines within a band or an account: a pair of words is read by its word with the fewest lines there. */
+  private narrowest(feature: string, within: string, k: number): Tally {
+    const words = feature.startsWith("w:") ? [feature.slice(2)] : feature.slice(2).split("_");
+    let narrowest: Tally | null = null;
+    for (const word of words) {
+      const tally = this.tally(`w:${word}${within}`, k);
+      if (!narrowest || tally.lines < narrowest.lines) narrowest = tally;
+    }
+    return narrowest ?? NONE;
+  }
+}
