@@ -236,12 +236,20 @@ export async function stampRead(d1: D1Database, grantId: number, now: Date): Pro
   await drizzle(d1).update(auditorGrants).set({ lastReadAt: now.toISOString() }).where(eq(auditorGrants.id, grantId));
 }
 
+/** How fine the last-read stamp is: a read within this long of the stamp leaves it as it is. */
+export const LAST_READ_RESOLUTION_MS = 60_000;
+
 /**
  * A read through a grant's token is a use of the grant: it stamps the grant's last-read
- * time, through `defer`, after the answer is sent. The read never waits for the index's
- * write (which took about as long as the rest of the read, locally); the stamp is in
- * flight before the answer leaves, so the owner's next listing of the grants sees it.
+ * time, through `defer`, after the answer is sent, so the read never waits for the index's
+ * write; the stamp is in flight before the answer leaves, so the owner's next listing of
+ * the grants sees it. The stamp is kept to the minute (the owner's page shows minutes): an
+ * auditor paging through the view writes the index once a minute, not once a page (each
+ * write, deferred or not, held the next read back about as long as the read itself,
+ * locally, where the index shares the service's thread).
  */
 export function stampUse(d1: D1Database, grant: GrantRecord | null, now: Date, defer: (work: Promise<unknown>) => void): void {
-  if (grant !== null) defer(stampRead(d1, grant.id, now));
+  if (grant === null) return;
+  const since = grant.lastReadAt === null ? Infinity : now.getTime() - Date.parse(grant.lastReadAt);
+  if (since >= LAST_READ_RESOLUTION_MS) defer(stampRead(d1, grant.id, now));
 }

@@ -125,7 +125,7 @@ export const getAuditorView = defineEndpoint({
     "lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default " +
     "(`form=full`) every add-back comes with its record at once, oldest first; with `form=paged` they come a page at a " +
     "time (`page`, `per_page`, at most 500). The grant is the one the token's label names, never one from the " +
-    "request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session " +
+    "request. Each read stamps the grant's last-read time (to the minute: a read within a minute of the stamp leaves it). Any other credential, a personal access token or a session " +
     "included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.",
   credential: "auditor",
   query: auditorViewQuery,

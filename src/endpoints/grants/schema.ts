@@ -36,7 +36,7 @@ export const grantSchema = z
     created_at: z.string().openapi({ description: "When it was confirmed.", example: "2026-11-22T15:00:00.000Z" }),
     expires_at: z.string().openapi({ description: "When its token stops reading (24 hours after).", example: "2026-11-23T15:00:00.000Z" }),
     revoked_at: z.string().nullable().openapi({ description: "When the customer revoked it; null while not revoked. Never unset.", example: null }),
-    last_read_at: z.string().nullable().openapi({ description: "The last read through its token; null before the first.", example: null }),
+    last_read_at: z.string().nullable().openapi({ description: "The last read through its token, to the minute (a read within a minute of this time leaves it as it is); null before the first.", example: null }),
   })
   .openapi("AuditorGrant");
 

@@ -8,7 +8,7 @@ import { verdictHistoryQuery, verdictHistoryResponse, verdictParams, verdictQuer
 
 const READERS =
   "The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token " +
-  "while its grant is live (each read stamps the grant's last-read time).";
+  "while its grant is live (each read stamps the grant's last-read time, to the minute).";
 
 
 export const listParityVerdicts = defineEndpoint({
