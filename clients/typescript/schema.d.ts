@@ -674,7 +674,7 @@ export interface paths {
         };
         /**
          * List the parity verdicts
-         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each (`status` `filed`) says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. A daily run that filed no verdict is listed beside them (`status` `failed`) with why (`error`: the oracle's answer, or the job queue giving up on the day). `from` and `to` bound the day; `revisions=latest` lists each day's verdict (or, for a day without one, its last failed run), `revisions=all` every revision and every failed run. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description The parity verdicts filed, newest day first: by the daily run from the tenant's oracle source, or by record_pnl_parity. Each (`status` `filed`) says whether the books and the oracle matched (`match`: the coefficient is 0), the twelve deltas, the deltas no transaction wholly explains (`unexplained`), how many localisations it holds and where its oracle came from; read one verdict (get_parity_verdict) for its localisations and its oracle report. A daily run that filed no verdict is listed beside them (`status` `failed`) with why (`error`: the oracle's answer, or the job queue giving up on the day). `from` and `to` bound the day; `revisions=latest` lists each day's verdict (or, for a day without one, its last failed run), `revisions=all` every revision and every failed run. Paged: `per_page` defaults to 50, capped at 100. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time, to the minute).
          */
         get: operations["list_parity_verdicts"];
         put?: never;
@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * Read one parity verdict
-         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day; for a day whose daily run failed, the 404 says why. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time).
+         * @description One day's verdict: the day's newest revision, or the `revision` named. Whether it matched, the coefficient, the twelve deltas, every localisation (RECATEGORIZED, AMOUNT_DIFF, WINDOW_EDGE, MISSING_ON_LOCAL, MISSING_ON_ORACLE) with how each side has the transaction, the deltas no transaction wholly explains with the amount left over (`unexplained`), and the oracle: where it came from (`daily` with its source's address, or `manual`), who filed it, and the report itself as received. Served as it was filed. 404 when no verdict (or no such revision) is filed for the day; for a day whose daily run failed, the 404 says why. The owner's credentials read it (a session, a read-only or read-write token), and so does an auditor grant token while its grant is live (each read stamps the grant's last-read time, to the minute).
          */
         get: operations["get_parity_verdict"];
         put?: never;
@@ -858,7 +858,7 @@ export interface paths {
         };
         /**
          * Read the auditor view
-         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default (`form=full`) every add-back comes with its record at once, oldest first; with `form=paged` they come a page at a time (`page`, `per_page`, at most 500). The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time. Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
+         * @description For an auditor grant token only: calendar-month totals of the lines in books, the owner add-back list (booked lines under `draw` categories) with its totals, and the provider's verbatim records of those lines. By default (`form=full`) every add-back comes with its record at once, oldest first; with `form=paged` they come a page at a time (`page`, `per_page`, at most 500). The grant is the one the token's label names, never one from the request. Each read stamps the grant's last-read time (to the minute: a read within a minute of the stamp leaves it). Any other credential, a personal access token or a session included, is 403; so is a revoked (`grant_revoked`) or expired (`grant_expired`) grant.
          */
         get: operations["get_auditor_view"];
         put?: never;
@@ -3507,7 +3507,7 @@ export interface components {
              */
             revoked_at: string | null;
             /**
-             * @description The last read through its token; null before the first.
+             * @description The last read through its token, to the minute (a read within a minute of this time leaves it as it is); null before the first.
              * @example null
              */
             last_read_at: string | null;
