@@ -68,6 +68,16 @@ describe("the merchant's history", () => {
     expect(read(key(glued("RESTAURANT DEPOT"), -1_200), "Meals")!.merchant.agree).toBe(5);
   });
 
+  it("reads a word of one or two letters (cut at the end of a narrow line, a state) as no merchant's name", () => {
+    // Five lines on five keys (amounts and accounts apart); a bank no example came from cuts its lines after two letters of the city.
+    const depot = Array.from({ length: 5 }, (_, i): [string, string] => [key("RESTAURANT DEPOT OAKLAND CA", -300 * 10 ** (i % 3), i < 3 ? "checking" : "card"), "Meals"]);
+    const cut = [key("POS DEBIT-DC 4821 RESTAURANT DEPOT SA", -1_200), key("POS DEBIT-DC 4821 RESTAURANT DEPOT SA", -12_000)];
+    const debit: [string, string][] = printed((name) => `POS DEBIT-DC 4821 ${name} CAFE OAKLAND CA`).map((k) => [k, "Meals"]);
+    const { read } = learn([...others, ...debit, ...depot], cut);
+    // `SA` is on fewer of the tenant's line keys than `DEPOT`, and on no example's.
+    expect(read(cut[0]!, "Meals")).not.toBeNull();
+  });
+
   it("shows a merchant whose lines went two ways as split, unless the line's account has always gone one way", () => {
     const store = [
       ...Array.from({ length: 6 }, (_, i): [string, string] => [key(`LOWES #${i} OAKLAND CA`, -4_000, "checking"), "Packaging"]),

@@ -37,6 +37,12 @@ export interface MerchantHistory {
 
 const NONE: Tally = { agree: 0, lines: 0 };
 
+/**
+ * A word of fewer letters than this cannot say a merchant is new: a word cut short at the
+ * end of a narrow line (`SA`, `TY`), a state, an initial.
+ */
+const NAME_LETTERS = 3;
+
 /** A word of letters, as a feature. */
 const WORD = /^w:[a-z]+$/;
 
@@ -86,14 +92,14 @@ export class Histories {
 
   /**
    * The line's most distinctive word of letters in its description (the aggregator's name
-   * may be one no bank prints), among those on two line keys or more (a word on one line
-   * is a one-off); null when it has none.
+   * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two line
+   * keys or more (a word on one line is a one-off); null when it has none.
    */
   private nameOf(key: string, features: readonly string[], corpus: Corpus, idf: (f: string) => number): string | null {
     const described = new Set(keyParts(key).description.split(" "));
     let name: string | null = null;
     for (const f of features) {
-      if (!WORD.test(f) || !described.has(f.slice(2)) || (corpus.frequencies.get(f) ?? 0) < 2) continue;
+      if (!WORD.test(f) || f.length < 2 + NAME_LETTERS || !described.has(f.slice(2)) || (corpus.frequencies.get(f) ?? 0) < 2) continue;
       if (name === null || idf(f) > idf(name)) name = f;
     }
     return name?.slice(2) ?? null;
