@@ -8,7 +8,7 @@ import { applyFeedPage } from "../feed/feed-pages";
 import { recordHumanJudgement } from "../books/judgements";
 import type { LedgerDb } from "../store/db";
 import { faceFor } from "../face";
-import { catchUpInSlices, currentModel, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { catchUpInSlices, currentModel, jsonArrays, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { ModelKeeper } from "./model-keeper";
 import { appendRevision, createRule } from "../rules/rulebook";
 import { fromInput } from "../rules/rule";
@@ -98,6 +98,39 @@ describe("the local model in the ledger", () => {
       expect(currentModel(db, trained).model.size).toBe(151);
       expect(undecidedLines(db)).toEqual([]);
     });
+  });
+
+  it("keeps evidence of more megabytes than one bound string may hold, and restores it", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-megabytes"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      // 1,200 lines of 2,000 characters each: 2.4 MB of line keys, over the 2 MB the object's SQLite takes in one string.
+      // Each its own words (numbers the model reads alike), so each its own key.
+      const word = (i: number) => Array.from(String(i).padStart(4, "0"), (d) => "ABCDEFGHIJ"[Number(d)]).join("");
+      const long = (i: number) => `WIRE ${word(i)} ${"REMITTANCE DETAIL ".repeat(110)}`.slice(0, 2_000);
+      for (let from = 0; from < 1_200; from += 400) {
+        const added = Array.from({ length: 400 }, (_, i) => line(`big${from + i}`, long(from + i)));
+        applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 400) }, AT);
+      }
+      createRule(db, { rule_key: "wires", match_kind: "description_regex", match_value: "^wire", category: "Transfers" }, "human:x", AT, null);
+      const learnt = await learnAfreshInSlices(db, async () => {});
+      expect(learnt.model.size).toBe(1_200);
+      const restored = currentModel(db, undefined);
+      expect(restored).not.toBe(learnt);
+      expect(restored.model.rows()).toEqual(learnt.model.rows());
+      expect(restored.model.version).toBe(trainFromLedger(db).model.version);
+    });
+  });
+
+  it("cuts JSON arrays to a length, each whole and none empty", () => {
+    const items = Array.from({ length: 50 }, (_, i) => ["key ".repeat(i % 7), i]);
+    const arrays = jsonArrays(items, 100);
+    expect(arrays.length).toBeGreaterThan(1);
+    for (const array of arrays) expect(array.length).toBeLessThanOrEqual(100);
+    expect(arrays.flatMap((a) => JSON.parse(a))).toEqual(items);
+    expect(jsonArrays([])).toEqual([]);
+    expect(jsonArrays(["x".repeat(150)], 100)).toEqual([JSON.stringify(["x".repeat(150)])]);
   });
 
   /** A ledger of `lines` lines from four merchants, one of them judged, and its model kept: what a day's syncs leave. */

@@ -143,23 +143,24 @@ function keptModel(db: LedgerHandle): TrainedModel | undefined {
 function keep(db: LedgerHandle, trained: TrainedModel, changes: EvidenceRows): void {
   const [examples, noExamples] = partition(changes.examples, (r) => r.lines > 0);
   const [lines, noLines] = partition(changes.lines, (r) => r.lines > 0);
-  // As JSON arrays: a statement binds at most 100 variables, and a page changes thousands of rows.
-  if (examples.length > 0) {
+  // As JSON arrays (a statement binds at most 100 variables, and a page changes thousands of
+  // rows), each under the longest string the object's SQLite takes: a book's whole evidence
+  // is megabytes of line keys.
+  for (const chunk of jsonArrays(examples.map((r) => [r.key, r.category, r.lines]))) {
     db.run(sql`INSERT INTO model_examples (key, category, lines)
-      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(examples.map((r) => [r.key, r.category, r.lines]))}) WHERE true
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${chunk}) WHERE true
       ON CONFLICT (key, category) DO UPDATE SET lines = excluded.lines`);
   }
-  if (noExamples.length > 0) {
-    db.run(sql`DELETE FROM model_examples WHERE (key, category) IN
-      (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(noExamples.map((r) => [r.key, r.category]))}))`);
+  for (const chunk of jsonArrays(noExamples.map((r) => [r.key, r.category]))) {
+    db.run(sql`DELETE FROM model_examples WHERE (key, category) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${chunk}))`);
   }
-  if (lines.length > 0) {
+  for (const chunk of jsonArrays(lines.map((r) => [r.key, r.lines]))) {
     db.run(sql`INSERT INTO model_lines (key, lines)
-      SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(lines.map((r) => [r.key, r.lines]))}) WHERE true
+      SELECT value ->> 0, value ->> 1 FROM json_each(${chunk}) WHERE true
       ON CONFLICT (key) DO UPDATE SET lines = excluded.lines`);
   }
-  if (noLines.length > 0) {
-    db.run(sql`DELETE FROM model_lines WHERE key IN (SELECT value FROM json_each(${JSON.stringify(noLines.map((r) => r.key))}))`);
+  for (const chunk of jsonArrays(noLines.map((r) => r.key))) {
+    db.run(sql`DELETE FROM model_lines WHERE key IN (SELECT value FROM json_each(${chunk}))`);
   }
   db.run(sql`INSERT INTO model_state (id, hash, through_seq, through_event, through_line)
     VALUES (1, ${trained.model.examplesHash}, ${trained.throughSeq}, ${trained.throughEvent}, ${trained.throughLine})
@@ -183,6 +184,32 @@ function keepInstead(db: LedgerHandle, learnt: TrainedModel): TrainedModel {
   for (const table of MODEL_TABLES) db.run(sql`DELETE FROM ${sql.identifier(table)}`);
   keep(db, learnt, learnt.model.takeChanges());
   return learnt;
+}
+
+/**
+ * The most characters of JSON one bound parameter carries: a Durable Object's SQLite
+ * refuses a string over 2 MB (SQLITE_TOOBIG), and a character is at most three bytes of
+ * UTF-8.
+ */
+export const JSON_ARRAY_CHARS = 600_000;
+
+/** `items` as JSON arrays of at most JSON_ARRAY_CHARS characters each (an item longer than that alone); none for no items. */
+export function jsonArrays(items: readonly unknown[], most = JSON_ARRAY_CHARS): string[] {
+  const arrays: string[] = [];
+  let parts: string[] = [];
+  let length = 2;
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    if (parts.length > 0 && length + text.length + 1 > most) {
+      arrays.push(`[${parts.join(",")}]`);
+      parts = [];
+      length = 2;
+    }
+    parts.push(text);
+    length += text.length + 1;
+  }
+  if (parts.length > 0) arrays.push(`[${parts.join(",")}]`);
+  return arrays;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
