@@ -85,6 +85,8 @@ export class LocalModel {
   private personChanges = 0;
   /** `personChanges` when the standing fit's evidence was copied. */
   private personChangesFitted = 0;
+  /** The keys of persons' labels and forgotten examples, each with `personChanges` once counted: those after `personChangesFitted` the standing fit has not learnt. */
+  private personChanged: { key: string; change: number }[] = [];
 
   /** A model learnt from these examples and these lines' keys. */
   static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
@@ -180,7 +182,10 @@ export class LocalModel {
       this.evidence.learn(example, 1);
       this.hash = (this.hash + exampleHash(example)) >>> 0;
     }
-    if (examples.length > 0 && byPerson) this.personChanges++;
+    if (examples.length > 0 && byPerson) {
+      this.personChanges++;
+      for (const { key } of examples) this.personChanged.push({ key, change: this.personChanges });
+    }
   }
 
   /**
@@ -192,7 +197,25 @@ export class LocalModel {
     if (!this.evidence.holds(example)) throw new Error("forget: the model never learnt this example");
     this.evidence.learn(example, -1);
     this.hash = (this.hash - exampleHash(example)) >>> 0;
-    if (byPerson) this.personChanges++;
+    if (byPerson) this.personChanged.push({ key: example.key, change: ++this.personChanges });
+  }
+
+  /**
+   * The keys of what persons changed that the standing fit has not learnt (their labels,
+   * and the examples forgotten when they relabelled a line): what `holdsBack` reads.
+   */
+  unfittedPersonKeys(): string[] {
+    return this.personChanged.filter((c) => c.change > this.personChangesFitted).map((c) => c.key);
+  }
+
+  /**
+   * Whether the standing fit must leave a line of this key alone until a refit: the line may
+   * name the merchant of one of `personKeys` (a person's change the fit has not learnt).
+   * False without a fit.
+   */
+  holdsBack(personKeys: readonly string[]): (key: string) => boolean {
+    const fit = this.fit?.model;
+    return fit ? fit.namesAny(personKeys) : () => false;
   }
 
   /** The prediction after refitting whatever is stale (`refitIfStale`): what a model trained on its evidence now says. */
@@ -239,7 +262,7 @@ export class LocalModel {
    */
   *refitInSteps(): Generator<void> {
     // A person's changes that leave the evidence as the fit's (a label undone) need no refit.
-    if (this.fit && !this.fitIsStale()) this.personChangesFitted = this.personChanges;
+    if (this.fit && !this.fitIsStale()) this.fitted(this.personChanges);
     if (this.fitIsStale()) {
       const [size, hash, keys, personChanges] = [this.size, this.hash, this.evidence.lines.size, this.personChanges];
       const examples = this.evidence.copyOfExamples();
@@ -247,7 +270,7 @@ export class LocalModel {
       yield;
       const model = yield* Fit.inSteps(examples, corpus);
       this.fit = { model, size, hash, keys };
-      this.personChangesFitted = personChanges;
+      this.fitted(personChanges);
       yield;
     }
     if (this.calibrationIsStale()) {
@@ -256,6 +279,12 @@ export class LocalModel {
       this.calibratedAt = size;
       this.refitted = true;
     }
+  }
+
+  /** The standing fit has learnt every person's change up to this count. */
+  private fitted(personChanges: number): void {
+    this.personChangesFitted = personChanges;
+    this.personChanged = this.personChanged.filter((c) => c.change > personChanges);
   }
 
   private fitIsStale(): boolean {

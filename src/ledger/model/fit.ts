@@ -84,6 +84,11 @@ export class Fit {
     return new Fit(categories, vocabulary, regression, histories, corpus);
   }
 
+  /** Whether a line of a key may name the merchant of one of `keys` (history.ts, `namesAny`). */
+  namesAny(keys: readonly string[]): (key: string) => boolean {
+    return this.histories.namesAny(keys, this.corpus);
+  }
+
   measure(key: string): Measurement {
     let found = this.measured.get(key);
     if (!found) this.measured.set(key, (found = this.measureAfresh(key)));

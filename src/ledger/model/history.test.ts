@@ -20,7 +20,10 @@ function learn(labelled: [string, string][], feed: string[] = []) {
     if ((corpus.lines.get(k) ?? 0) === 0) for (const f of featuresOfKey(k)) bump(corpus.frequencies, f, 1);
     bump(corpus.lines, k, 1);
   }
-  return { read: (k: string, category: string) => histories.read(k, featuresOfKey(k), CATEGORIES.indexOf(category), corpus) };
+  return {
+    read: (k: string, category: string) => histories.read(k, featuresOfKey(k), CATEGORIES.indexOf(category), corpus),
+    namesAny: (keys: string[]) => histories.namesAny(keys, corpus),
+  };
 }
 
 const NAMES = ["ALDER", "BIRCH", "CEDAR", "DOGWOOD", "ELM", "FIR", "GINKGO", "HAZEL", "IVY", "JUNIPER", "KAPOK", "LARCH", "MAPLE", "NUTMEG", "OAK", "PINE"];
@@ -88,5 +91,21 @@ describe("the merchant's history", () => {
     expect(onCard.merchant).toEqual({ agree: 6, lines: 12 });
     expect(onCard.band).toEqual({ agree: 6, lines: 12 });
     expect(onCard.account).toEqual({ agree: 6, lines: 6 });
+  });
+
+  it("tells the lines that may name the merchant of a person's change from those that name another", () => {
+    const { namesAny } = learn([...others, ...uber], eats);
+    // A person relabelled a ride printed by one bank; the same merchant printed by another is held back either way round.
+    const held = namesAny([key("PURCHASE UBER *TRIP 1X1Q HELP.UBER.COM CA")]);
+    expect(held(key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA"))).toBe(true);
+    expect(held(key("UBER"))).toBe(true);
+    // Other merchants are not, though they share the bank's words and the city, or a lesser word (UBER *EATS is not UBER *TRIP).
+    expect(held(key("UBER *EATS 4Z4W", -3_000))).toBe(false);
+    expect(held(key("PURCHASE MAPLE CAFE OAKLAND CA"))).toBe(false);
+    expect(held(key("POS DEBIT ELM CAFE OAKLAND CA", -900))).toBe(false);
+    // A change whose line names no word the feed has twice holds back lines sharing any of its words.
+    const odd = namesAny([key("ZELLE TO QUINCE")]);
+    expect(odd(key("QUINCE HARDWARE"))).toBe(true);
+    expect(odd(key("PURCHASE MAPLE CAFE OAKLAND CA"))).toBe(false);
   });
 });

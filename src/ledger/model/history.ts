@@ -55,6 +55,12 @@ export const succession = ({ agree, lines }: Tally) => (agree + 0.5) / (lines + 
 /** Whether a feature is kept in the history: a merchant's identity, or a word within a band or an account. */
 export const isKept = (feature: string) => isIdentity(feature) || feature.includes("@");
 
+/** A key's words of letters (`NAME_LETTERS` or more) in its description and its merchant name. */
+function wordsOf(key: string): string[] {
+  const { description, name } = keyParts(key);
+  return `${description} ${name}`.split(" ").filter((word) => word.length >= NAME_LETTERS && WORD.test(`w:${word}`));
+}
+
 export class Histories {
   /** Kept feature -> lines per class. */
   private readonly counts = new Map<string, Float64Array>();
@@ -74,7 +80,7 @@ export class Histories {
   /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
-    const name = this.nameOf(key, features, corpus, idf);
+    const name = this.nameOf(key, corpus, idf);
     if (name !== null && !this.knows(name)) return null;
     const known = features
       .filter((f) => isIdentity(f) && this.counts.has(f))
@@ -95,14 +101,35 @@ export class Histories {
    * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two line
    * keys or more (a word on one line is a one-off); null when it has none.
    */
-  private nameOf(key: string, features: readonly string[], corpus: Corpus, idf: (f: string) => number): string | null {
-    const described = new Set(keyParts(key).description.split(" "));
+  private nameOf(key: string, corpus: Corpus, idf: (f: string) => number): string | null {
     let name: string | null = null;
-    for (const f of features) {
-      if (!WORD.test(f) || f.length < 2 + NAME_LETTERS || !described.has(f.slice(2)) || (corpus.frequencies.get(f) ?? 0) < 2) continue;
-      if (name === null || idf(f) > idf(name)) name = f;
+    for (const word of new Set(keyParts(key).description.split(" "))) {
+      const f = `w:${word}`;
+      if (!WORD.test(f) || word.length < NAME_LETTERS || (corpus.frequencies.get(f) ?? 0) < 2) continue;
+      if (name === null || idf(f) > idf(`w:${name}`)) name = word;
     }
-    return name?.slice(2) ?? null;
+    return name;
+  }
+
+  /**
+   * Whether a line of a key may name the merchant of one of `keys` (a person's change no
+   * fit has learnt yet): its merchant's word (`nameOf`) is one of their words, or one of
+   * its words is one of their merchants' words (all their words where a key names none).
+   * Read both ways, so a bank's other words around a name do not hide it.
+   */
+  namesAny(keys: readonly string[], corpus: Corpus): (key: string) => boolean {
+    const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
+    const [names, words] = [new Set<string>(), new Set<string>()];
+    for (const key of keys) {
+      const own = wordsOf(key);
+      for (const word of own) words.add(word);
+      const name = this.nameOf(key, corpus, idf);
+      for (const word of name === null ? own : [name]) names.add(word);
+    }
+    return (key) => {
+      const name = this.nameOf(key, corpus, idf);
+      return (name !== null && words.has(name)) || wordsOf(key).some((word) => names.has(word));
+    };
   }
 
   /** Whether an example has this word, a word it begins (cut short), or a word of four letters or more it begins with (glued to more). */

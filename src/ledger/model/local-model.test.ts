@@ -9,7 +9,7 @@ import { recordHumanJudgement } from "../books/judgements";
 import type { LedgerDb } from "../store/db";
 import { faceFor } from "../face";
 import { catchUpInSlices, currentModel, jsonArrays, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
-import { ModelKeeper } from "./model-keeper";
+import { FRESH_READS_UP_TO, HELD_BACK_AT_MOST, ModelKeeper } from "./model-keeper";
 import { appendRevision, createRule } from "../rules/rulebook";
 import { fromInput } from "../rules/rule";
 import { runRules } from "../rules/run-rules";
@@ -298,6 +298,61 @@ describe("the local model in the ledger", () => {
       recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
       await keeper.ready();
       expect(keptSeq()).toBe(newestSeq());
+      expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
+    });
+  });
+
+  it("a large model does not wait for a person's change: until a refit has learnt it, the lines that may name its merchant are held back", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-held-back"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      bookWithAModel(db, 8_000);
+      expect(await runThreeRules(db)).toBe(5_999);
+      // Slices run while the gate is open; shut, learning under way stands still.
+      let open = true;
+      let pauses = 0;
+      const keeper = new ModelKeeper(db, async () => {
+        pauses++;
+        while (!open) await scheduler.wait(1);
+      });
+      await keeper.describe();
+      const standing = keeper.current(db).model;
+      expect(standing.size).toBeGreaterThan(FRESH_READS_UP_TO);
+      const version = standing.fittedVersion;
+      const newLines = (from: number) => {
+        const added = ["BLUE BOTTLE", "SHELL OIL", "BLUE BOTTLE", "SHELL OIL"].map((merchant, i) => line(`n${from + i}`, `${merchant} #${90_000 + from + i}`));
+        applyFeedPage(db, connection, { ...page(added), cursorBefore: `n${from}`, nextCursor: `n${from + 4}` }, AT);
+      };
+      const decidedByModel = () => db.all<{ description: string; version: string }>(sql`
+        SELECT a.description AS description, d.model_version AS version FROM decisions d JOIN a_lines a ON a.id = d.a_id
+        WHERE d.engine = 'model' ORDER BY a.id`);
+
+      // A person relabels a coffee line: the next transaction does not wait for the refit.
+      recordHumanJudgement(db, 5, "Supplies", "human:x", AT);
+      newLines(0);
+      open = false;
+      await keeper.ready();
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(2);
+      // The standing fit decided the fuel lines; the coffee lines, which name the relabelled line's merchant, wait.
+      expect(decidedByModel()).toEqual([
+        { description: "SHELL OIL #90001", version },
+        { description: "SHELL OIL #90003", version },
+      ]);
+      // The refit started in the background; once it has learnt the change, their merchant's lines are decided again.
+      open = true;
+      await keeper.describe();
+      const refitted = keeper.current(db).model.fittedVersion;
+      expect(refitted).toBe(trainFromLedger(db).model.version);
+      newLines(4);
+      db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT));
+      expect(decidedByModel().filter((d) => d.description.startsWith("BLUE BOTTLE")).map((d) => d.version)).toEqual([refitted, refitted, refitted, refitted]);
+
+      // More persons' changes than a fit may hold back lines for (a bulk relabel): the transaction waits for the refit.
+      for (let aId = 9; aId <= 8 + 4 * (HELD_BACK_AT_MOST + 1); aId += 4) recordHumanJudgement(db, aId, "Supplies", "human:x", AT);
+      pauses = 0;
+      await keeper.ready();
+      expect(pauses).toBeGreaterThan(0);
       expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
     });
   });

@@ -212,6 +212,13 @@ export function jsonArrays(items: readonly unknown[], most = JSON_ARRAY_CHARS): 
   return arrays;
 }
 
+/** Learns examples, those of the lines in `byPerson` as a person's change (classifier.ts, `addAll`). */
+function learnEach(model: LocalModel, examples: (Example & { aId: number })[], byPerson: Set<number>): void {
+  const [persons, others] = partition(examples, (e) => byPerson.has(e.aId));
+  model.addAll(others, false);
+  model.addAll(persons, true);
+}
+
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
   const yes: T[] = [];
   const no: T[] = [];
@@ -287,8 +294,7 @@ export function currentModel(db: LedgerHandle, trained: TrainedModel | undefined
     return retrainAndKeep(db);
   }
   if (fresh > 0) {
-    const learnt = trainingExamples(db, { sinceSeq: current.throughSeq });
-    current.model.addAll(learnt, learnt.some((e) => byPerson.has(e.aId)));
+    learnEach(current.model, trainingExamples(db, { sinceSeq: current.throughSeq }), byPerson);
   }
   Object.assign(current, now);
   keep(db, current, current.model.takeChanges());
@@ -319,6 +325,19 @@ export function pendingSince(db: LedgerHandle, marks: Marks): Pending {
       (SELECT count(*) FROM line_events WHERE id > ${marks.throughEvent} AND kind = 'superseded') AS superseded,
       (SELECT coalesce(max(id), 0) FROM a_lines) - ${marks.throughLine} AS lines`);
   return { changes: row.decisions + row.superseded + row.lines, byPerson: row.byPerson > 0 };
+}
+
+/**
+ * The keys of the lines a person decided after these marks, or null where there are more
+ * than `most` (the decisions after them only are read).
+ */
+export function personDecidedKeysSince(db: LedgerHandle, marks: Marks, most: number): string[] | null {
+  const rows = db.all<LineFacts>(sql`
+    SELECT a.description AS description, a.merchant_name AS merchantName, a.amount_cents AS amountCents, a.account_id AS accountId
+    FROM decisions d JOIN a_lines a ON a.id = d.a_id
+    WHERE d.seq > ${marks.throughSeq} AND ${BY_PERSON}
+    LIMIT ${most + 1}`);
+  return rows.length > most ? null : rows.map(lineKey);
 }
 
 /** Whether a person or a rule decided a line after these marks: evidence the model learns from. */
@@ -384,8 +403,7 @@ export async function catchUpInSlices(db: LedgerDb, trained: TrainedModel, pause
     const lines = changed.slice(from, from + linesPerSlice);
     const which = sql`a.id IN (SELECT value FROM json_each(${JSON.stringify(lines)}))`;
     for (const example of examplesAsOf(db, trained, which)) trained.model.forget(example, byPerson.has(example.aId));
-    const learnt = examplesAsOf(db, now, which);
-    trained.model.addAll(learnt, learnt.some((e) => byPerson.has(e.aId)));
+    learnEach(trained.model, examplesAsOf(db, now, which), byPerson);
   }
   await pause();
   Object.assign(trained, now);
@@ -406,15 +424,24 @@ export function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks
 /**
  * Decides the undecided lines the model is sure of: confidence at or above the duh
  * band's floor, by the standing fit (a transaction refits nothing: the caller makes sure
- * no person's change waits for a fit). Below it a line is left for the tail. Returns how
- * many it decided.
+ * no person's change waits for a fit, or holds back the lines it speaks to: `heldBack`).
+ * Below it a line is left for the tail. Returns how many it decided.
  */
-export function decideByModel(tx: LedgerTx, model: LocalModel, floor: number, at: string, lines: UndecidedLine[]): number {
+export function decideByModel(
+  tx: LedgerTx,
+  model: LocalModel,
+  floor: number,
+  at: string,
+  lines: UndecidedLine[],
+  heldBack: (key: string) => boolean = () => false,
+): number {
   const version = model.fittedVersion;
   if (model.size === 0 || version === null) return 0;
   const decided: MachineDecision[] = [];
   for (const line of lines) {
-    const prediction = model.predictAsFitted(lineKey(line));
+    const key = lineKey(line);
+    if (heldBack(key)) continue;
+    const prediction = model.predictAsFitted(key);
     if (!prediction || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",

@@ -5,13 +5,17 @@
  * learning the book afresh, refitting) runs in slices of about 10 ms with the object
  * answering other calls between them (docs/decisions.md, "The local model").
  *
- * The rule that keeps a label meaningful: a model decision is never made by a fit that has
- * not learnt every person's label and relabel made before it. So before a transaction
- * decides lines (`ready`), whatever a person changed is learnt and refitted, in slices,
- * and the transaction waits for it; rules' decisions, the feed's new lines and the
- * calibration's refit need not wait, and are learnt in slices while the standing fit keeps
- * deciding. The keeper holds no state the ledger does not (a fresh object restores it from
- * the kept evidence).
+ * The rule that keeps a label meaningful: a model decision on a line is never made by a fit
+ * that has not learnt every person's label and relabel made before it that may speak of
+ * the line's merchant. So before a transaction decides lines (`ready`), whatever a person
+ * changed is learnt and refitted, in slices. A small model's transaction waits for that
+ * (milliseconds); a large one's does not (a refit at 100,000 lines takes seconds, and
+ * learning the book afresh after a run of the rules longer): its standing fit decides the
+ * lines that name none of the changed lines' merchants and holds back the others, which
+ * the tail then asks about (`heldBack`). Rules' decisions, the feed's new lines and the
+ * calibration's refit never hold anything back, and are learnt in slices while the
+ * standing fit keeps deciding. The keeper holds no state the ledger does not (a fresh
+ * object restores it from the kept evidence).
  */
 import type { UndecidedLine } from "../books/undecided";
 import type { Pause } from "../slices";
@@ -29,6 +33,7 @@ import {
   marksOf,
   pendingSince,
   personDecidedSince,
+  personDecidedKeysSince,
   evidenceSince,
   keepCalibration,
   refitInSlices,
@@ -60,19 +65,26 @@ export class ModelKeeper {
   /**
    * Before a transaction decides lines: every person's change learnt and fitted, in slices
    * (waiting for learning under way where it holds one, or where one was made since it
-   * began); other changes only where they are few. Concurrent callers share the work.
+   * began), unless the standing fit may hold back the lines it speaks to instead
+   * (`heldBack`): then the work starts and the transaction goes on. Other changes only
+   * where they are few. Concurrent callers share the work.
    */
   async ready(): Promise<Outcome<null>> {
     for (;;) {
       const learning = this.learning;
       if (learning) {
         if (!learning.byPerson && !personDecidedSince(this.db, learning.marks)) return ok(null);
+        if (this.heldBack(this.db)) return ok(null);
         await learning.done;
         if (learning.failed) return ok(null);
         continue;
       }
       const work = this.nextWork(false);
       if (!work) return ok(null);
+      if (this.heldBack(this.db)) {
+        void this.run(work);
+        return ok(null);
+      }
       await this.run(work);
       // A learning that failed is not tried again in this call: `decide` then decides nothing
       // (no fit has learnt the person's change) and the next call starts it again.
@@ -159,9 +171,9 @@ export class ModelKeeper {
    * The model decides `lines` (the rules left them) at the band's floor or above, inside
    * the caller's transaction; answers how many it decided. It learns the transaction's own
    * changes first unless learning is under way in slices (then the standing fit decides,
-   * and the changes are learnt after). It decides nothing where a person's change waits
-   * for a fit (`ready` was not awaited) or no fit stands yet: the lines wait for the next
-   * sync or the tail.
+   * and the changes are learnt after). Where a person's change waits for a fit, it holds
+   * back the lines that may name its merchant, or decides nothing where the fit may not
+   * (`heldBack`); nothing either where no fit stands yet: the lines wait for the tail.
    */
   decide(tx: LedgerTx, lines: UndecidedLine[], bandFloor: number, at: string): number {
     if (lines.length === 0) return 0;
@@ -174,12 +186,8 @@ export class ModelKeeper {
         return 0;
       }
       const pending = pendingSince(tx, this.standing);
-      if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) {
-        void this.run(this.workFor(this.standing, pending));
-        if (pending.byPerson) return 0;
-      } else {
-        this.standing = currentModel(tx, this.standing);
-      }
+      if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) void this.run(this.workFor(this.standing, pending));
+      else this.standing = currentModel(tx, this.standing);
     }
     const standing = this.standing;
     if (!standing) return 0;
@@ -188,8 +196,27 @@ export class ModelKeeper {
       standing.model.refitIfStale();
       keepCalibration(tx, standing.model);
     }
-    if (standing.model.refitDue() === "now") return 0;
-    return decideByModel(tx, standing.model, bandFloor, at, lines);
+    const heldBack = this.heldBack(tx);
+    if (!heldBack) return 0;
+    if (!this.learning && standing.model.refitDue() === "now") void this.run({ kind: "refit", byPerson: true });
+    return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
+  }
+
+  /**
+   * The lines the standing fit must leave alone, as a test of their keys: those that may
+   * name the merchant of a person's change it has not learnt (in its evidence or still in
+   * the ledger only). None where it has learnt every one. Null where it may decide no line:
+   * no fit, or a fit small enough to refit at once, or more such changes than
+   * `HELD_BACK_AT_MOST` (the caller waits for a refit that has learnt them).
+   */
+  private heldBack(db: LedgerHandle): ((key: string) => boolean) | null {
+    const standing = this.standing;
+    if (!standing || standing.model.fittedVersion === null) return null;
+    const unfitted = standing.model.unfittedPersonKeys();
+    const inLedger = personDecidedKeysSince(db, standing, HELD_BACK_AT_MOST);
+    if (unfitted.length === 0 && inLedger?.length === 0) return () => false;
+    if (standing.model.size <= FRESH_READS_UP_TO || !inLedger || unfitted.length + inLedger.length > HELD_BACK_AT_MOST) return null;
+    return standing.model.holdsBack([...unfitted, ...inLedger]);
   }
 
   /**
@@ -262,6 +289,13 @@ export class ModelKeeper {
  * 5,000), so a read refits in place; beyond, in slices (0.1-0.4 s at 100,000 lines).
  */
 export const FRESH_READS_UP_TO = 5_000;
+
+/**
+ * A fit that has not learnt persons' changes to at most this many lines decides the lines
+ * that name none of their merchants; more (a person's bulk relabel), and a transaction
+ * waits for the refit.
+ */
+export const HELD_BACK_AT_MOST = 500;
 
 const NO_MARKS: Marks = { throughSeq: 0, throughEvent: 0, throughLine: 0 };
 
