@@ -357,6 +357,33 @@ describe("the local model in the ledger", () => {
     });
   });
 
+  it("a large book's first model, learnt after a run of the rules, does not make a person's change wait: nothing is decided until it stands", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-first-held-back"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      for (let from = 0; from < 8_000; from += 500) {
+        const added = Array.from({ length: 500 }, (_, i) => line(`f${from + i}`, `${["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"][(from + i) % 4]} #${from + i}`));
+        applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
+      }
+      expect(await runThreeRules(db)).toBe(6_000);
+      let open = false;
+      const keeper = new ModelKeeper(db, async () => {
+        while (!open) await scheduler.wait(1);
+      });
+      // The first page whose lines the rules leave starts the first model's learning.
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(0);
+      recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
+      // The first model is still being learnt: the transaction goes on, and decides nothing by the model.
+      await keeper.ready();
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(0);
+      open = true;
+      await keeper.describe();
+      expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBeGreaterThan(0);
+    });
+  });
+
   it("learns nothing where no model is needed: a tenant's first model is learnt at a person's first label, in slices", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-none"));
     await runInDurableObject(stub, async (ledger) => {

@@ -205,13 +205,17 @@ export class ModelKeeper {
   /**
    * The lines the standing fit must leave alone, as a test of their keys: those that may
    * name the merchant of a person's change it has not learnt (in its evidence or still in
-   * the ledger only). None where it has learnt every one. Null where it may decide no line:
-   * no fit, or a fit small enough to refit at once, or more such changes than
-   * `HELD_BACK_AT_MOST` (the caller waits for a refit that has learnt them).
+   * the ledger only). None where it has learnt every one. Null where the caller must wait
+   * for a fit instead: none stands, or one small enough to refit at once, or more such
+   * changes than `HELD_BACK_AT_MOST`. A large book learnt for rules' decisions or new lines
+   * with no fit standing (its first model, after a run of the rules) holds back every line:
+   * nothing waited for that learning before the person's change either.
    */
   private heldBack(db: LedgerHandle): ((key: string) => boolean) | null {
     const standing = this.standing;
-    if (!standing || standing.model.fittedVersion === null) return null;
+    if (!standing || standing.model.fittedVersion === null) {
+      return this.learning && !this.learning.byPerson && marksNow(db).throughLine > FRESH_READS_UP_TO ? () => true : null;
+    }
     const unfitted = standing.model.unfittedPersonKeys();
     const inLedger = personDecidedKeysSince(db, standing, HELD_BACK_AT_MOST);
     if (unfitted.length === 0 && inLedger?.length === 0) return () => false;
