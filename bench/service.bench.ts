@@ -497,12 +497,14 @@ async function benchVerdicts(t: Tenant, size: number, out: Record<string, unknow
 }
 
 /** A day's lines at the bank: seeded lines of known and unknown merchants, dated after the pull. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function dayOfLines(day: number, count = 50) {
   return generateLines(count, 500 + day).map((l) => ({
     transaction_id: `day${day}-${l.id}`,
     account_id: l.accountId,
     amount: -l.amountCents / 100,
-    date: `2026-12-${String(day + 1).padStart(2, "0")}`,
+    date: new Date(Date.UTC(2026, 11, 1 + day)).toISOString().slice(0, 10),
     name: l.description,
     merchant_name: l.merchantName,
     pending: false,
@@ -516,7 +518,9 @@ function dayOfLines(day: number, count = 50) {
  * catch-up on everything the rules decided (one client reading meanwhile too). Then five
  * days of 50 lines; a day after a person relabels a line the model learnt from (it
  * forgets what the line taught it); a pending line posting (the pending line is
- * superseded and forgotten). Those are figures of the day's work, not of the books' size.
+ * superseded and forgotten). Then days until the model's first fit stands, and a day
+ * after a relabel under it (the fit holds back the merchant's lines until it has learnt the
+ * change). Those are figures of the day's work, not of the books' size.
  */
 async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRules>, out: Record<string, unknown>): Promise<void> {
   const t = await client.sandboxTenant(`bench-days-${size}-${Date.now().toString(36)}`);
@@ -540,6 +544,22 @@ async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRul
   const pending = { ...dayOfLines(6, 1)[0]!, pending: true };
   await daySync({ added: [pending] });
   const posting = await daySync({ modified: [{ ...pending, amount: Math.round(pending.amount * 100 + 50) / 100, pending: false }] });
+  // Days until the model decides lines: its first fit stands. Then a relabel is made under a
+  // standing fit, which holds back the merchant's lines rather than making the sync wait.
+  const decidedByModel = async () =>
+    ((await client.json("/api/v1/meter", t.token)).months as { lines_resolved_local: number }[]).reduce((sum, m) => sum + m.lines_resolved_local, 0);
+  let waitedForFirstFit = 0;
+  for (let day = 8; (await decidedByModel()) === 0; day++) {
+    if (day > 60) throw new Error("the model decided no line in 52 days");
+    await sleep(2_000);
+    waitedForFirstFit += 2_000 + (await daySync({ added: dayOfLines(day) }));
+  }
+  const standingBefore = await decidedByModel();
+  for (const category of ["Software", "Meals"]) {
+    await client.json("/api/v1/categorize", t.token, { method: "POST", body: JSON.stringify({ side: "A", src_id: line.src_id, category }) });
+  }
+  const afterRelabelStanding = await daySync({ added: dayOfLines(61) });
+  const decidedThatDay = (await decidedByModel()) - standingBefore;
   days.sort((a, b) => a - b);
   out.model_days = {
     reads_during_run_rules: readsDuringRun,
@@ -548,11 +568,19 @@ async function benchModelDays(size: number, ruleList: ReturnType<typeof benchRul
     day_ms: days,
     after_relabel_ms: afterRelabel,
     posting_ms: posting,
+    first_fit_after_ms: waitedForFirstFit,
+    after_relabel_standing_ms: afterRelabelStanding,
+    decided_by_model_that_day: decidedThatDay,
   };
   rows.push({
     size,
     measure: "a day's sync, rules then the model (50 lines; 5 days)",
     figure: `median ${ms(quantile(days, 0.5))}, slowest ${ms(days.at(-1)!)}; after a relabel ${ms(afterRelabel)}; a pending line posting ${ms(posting)}`,
+  });
+  rows.push({
+    size,
+    measure: "the model's first fit standing (days synced meanwhile); then a day after a relabel",
+    figure: `${ms(waitedForFirstFit)}; ${ms(afterRelabelStanding)}, ${decidedThatDay} of its 50 lines decided by the model`,
   });
   rows.push({ size, measure: "get_me, one client, during run_rules over that pull: the slowest three", figure: slowestReads(readsDuringRun) });
   rows.push({ size, measure: "the first day's sync after run_rules decided the book", figure: ms(afterRunRules) });
