@@ -32,6 +32,7 @@ import m0029 from './0029_partial_index_conditions.sql';
 import m0030 from './0030_oracle_runs.sql';
 import m0031 from './0031_oracle_runs_append_only.sql';
 import m0032 from './0032_model_evidence_afresh.sql';
+import m0033 from './0033_decisions_by_person.sql';
 
   export default {
     journal,
@@ -68,7 +69,8 @@ m0028,
 m0029,
 m0030,
 m0031,
-m0032
+m0032,
+m0033
     }
   }
   

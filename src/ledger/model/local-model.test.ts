@@ -8,7 +8,7 @@ import { applyFeedPage } from "../feed/feed-pages";
 import { recordHumanJudgement } from "../books/judgements";
 import type { LedgerDb } from "../store/db";
 import { faceFor } from "../face";
-import { catchUpInSlices, currentModel, jsonArrays, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
+import { BY_PERSON, catchUpInSlices, currentModel, jsonArrays, learnAfreshInSlices, trainFromLedger, trainingExamples, type TrainedModel } from "./local-model";
 import { FRESH_READS_UP_TO, HELD_BACK_AT_MOST, ModelKeeper } from "./model-keeper";
 import { appendRevision, createRule } from "../rules/rulebook";
 import { fromInput } from "../rules/rule";
@@ -381,6 +381,14 @@ describe("the local model in the ledger", () => {
       await keeper.describe();
       expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);
       expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBeGreaterThan(0);
+    });
+  });
+
+  it("reads a person's decisions since its marks by their own index, not through the rules' many", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-by-person-index"));
+    await runInDurableObject(stub, (ledger) => {
+      const plan = ledger.db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN SELECT d.a_id FROM decisions d WHERE d.seq > ${0} AND ${BY_PERSON}`);
+      expect(plan.map((step) => step.detail).join("; ")).toContain("decisions_by_person");
     });
   });
 

@@ -51,7 +51,7 @@ const EVIDENCE = sql.raw(EVIDENCE_ENGINES.map((e) => `'${e}'`).join(", "));
  * repeats what the person said before), as SQL: the fit must learn such a change before the
  * model's next decision.
  */
-const BY_PERSON = sql.raw(`(d.engine = 'human' AND d.carried_from_a_id IS NULL)`);
+export const BY_PERSON = sql.raw(`(d.engine = 'human' AND d.carried_from_a_id IS NULL)`);
 
 /**
  * Current lines whose latest decision is evidence, as training examples, in line order;

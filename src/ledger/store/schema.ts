@@ -198,7 +198,12 @@ export const decisions = sqliteTable(
     decidedAt: text("decided_at").notNull(),
     recordedAt: text("recorded_at").notNull(),
   },
-  (t) => [index("decisions_line").on(t.aId, t.seq)],
+  (t) => [
+    index("decisions_line").on(t.aId, t.seq),
+    // A person's decisions made just now (not carried from a superseded line): what the local
+    // model must learn before it decides again, read since its marks without the rules' many.
+    index("decisions_by_person").on(t.seq).where(sql.raw(`engine = 'human' AND carried_from_a_id IS NULL`)),
+  ],
 );
 
 /**
