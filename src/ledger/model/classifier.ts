@@ -49,18 +49,32 @@ export interface KeptCalibration extends Calibration {
 /** Confidence may only rise with the regression's probability and the history's agreement, and only fall with novelty. */
 const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
 const FALLING = [INPUT.novelty];
+/** The history's inputs, whose weights the ridge holds hardest. */
+const HISTORY_INPUTS: readonly number[] = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
 /**
  * How strongly each input's weight is held at 0 while the held-out lines are few: the
- * history's, as strongly as a few dozen held-out lines (a few labels of a merchant that
- * happened to agree tell little); the probability's, novelty's and the constant's, barely.
+ * history's, at `FEW_HELD_OUT` held-out lines or fewer, as strongly as a few dozen of them
+ * (a few labels of a merchant that happened to agree tell little); the probability's,
+ * novelty's and the constant's, barely.
  */
-const RIDGES = Array.from({ length: INPUTS }, (_, j) => ([INPUT.merchant, INPUT.band, INPUT.account, INPUT.known] as number[]).includes(j) ? 10 : 0.1);
+const HISTORY_RIDGE = 10;
+const OTHER_RIDGE = 0.1;
 /**
- * The prior's weight in held-out lines (calibration.ts): what the history alone says of a
- * line, counted as this many lines. A tenant with 50 labels has 50 held-out lines, too few
- * to show that two agreeing labels of a merchant can both be its rarer category.
+ * The prior's weight in held-out lines (calibration.ts) at `FEW_HELD_OUT` held-out lines
+ * or fewer: what the history alone says of a line, counted as this many lines. A tenant
+ * with 50 labels has 50 held-out lines, too few to show that two agreeing labels of a
+ * merchant can both be its rarer category.
  */
 const PRIOR_LINES = 30;
+/**
+ * Beyond this many held-out lines, the prior and the history's ridge shrink in proportion
+ * (four times the lines, a quarter of each). Both stand in for what the held-out lines
+ * cannot show yet: 200 of them show what 50 cannot, how often a merchant's agreeing labels
+ * are both its rarer category. Held at full weight, the rule of succession (two agreeing
+ * labels: 5 in 6) keeps outweighing the tenant's own lines, which at a few hundred labels
+ * find such lines right more often than that.
+ */
+const FEW_HELD_OUT = 50;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
@@ -307,7 +321,9 @@ export class LocalModel {
     const corpus = yield* this.evidence.corpusInSteps();
     yield;
     const pairs = yield* heldOutPairs(examples, corpus);
-    return fitCalibration(pairs, RISING, FALLING, RIDGES, PRIOR_LINES);
+    const shrink = Math.min(1, FEW_HELD_OUT / Math.max(1, pairs.length));
+    const ridges = Array.from({ length: INPUTS }, (_, j) => (HISTORY_INPUTS.includes(j) ? HISTORY_RIDGE * shrink : OTHER_RIDGE));
+    return fitCalibration(pairs, RISING, FALLING, ridges, PRIOR_LINES * shrink);
   }
 }
 
