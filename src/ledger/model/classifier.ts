@@ -321,10 +321,19 @@ export class LocalModel {
     const corpus = yield* this.evidence.corpusInSteps();
     yield;
     const pairs = yield* heldOutPairs(examples, corpus);
-    const shrink = Math.min(1, FEW_HELD_OUT / Math.max(1, pairs.length));
-    const ridges = Array.from({ length: INPUTS }, (_, j) => (HISTORY_INPUTS.includes(j) ? HISTORY_RIDGE * shrink : OTHER_RIDGE));
-    return fitCalibration(pairs, RISING, FALLING, ridges, PRIOR_LINES * shrink);
+    const { ridges, priorLines } = calibrationHolds(pairs.length);
+    return fitCalibration(pairs, RISING, FALLING, ridges, priorLines);
   }
+}
+
+/**
+ * How strongly the calibration's fit on this many held-out lines is held: each input's
+ * ridge, and the prior's weight in lines (`FEW_HELD_OUT`).
+ */
+export function calibrationHolds(heldOut: number): { ridges: number[]; priorLines: number } {
+  const shrink = Math.min(1, FEW_HELD_OUT / Math.max(1, heldOut));
+  const ridges = Array.from({ length: INPUTS }, (_, j) => (HISTORY_INPUTS.includes(j) ? HISTORY_RIDGE * shrink : OTHER_RIDGE));
+  return { ridges, priorLines: PRIOR_LINES * shrink };
 }
 
 const versionOf = ({ size, keys, hash }: { size: number; keys: number; hash: number }) => `lr2-${size}-${keys}-${(hash >>> 0).toString(16).padStart(8, "0")}`;

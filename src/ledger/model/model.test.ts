@@ -1,7 +1,8 @@
 /** The local model's parts: what it reads of a line, the regression, its calibration, and the classifier. */
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
-import { DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
+import { calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
+import { INPUT } from "./fit";
 import { canonicalText, featuresOfKey, lineKey, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
 
@@ -85,6 +86,21 @@ describe("calibration", () => {
     expect(calibrate(fit, [logit(0.3), 1])).toBeCloseTo(0.3, 1);
     expect(calibrate(fit, [logit(0.9), 1])).toBeCloseTo(0.95, 1);
     expect(calibrate(fit, [logit(0.99), 1])).toBeGreaterThan(calibrate(fit, [logit(0.9), 1]));
+  });
+
+  it("holds the history's weights and the prior fully on a few held-out lines, and less in proportion beyond 50", () => {
+    const history = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
+    for (const heldOut of [0, 10, 50]) {
+      const { ridges, priorLines } = calibrationHolds(heldOut);
+      expect(priorLines).toBe(30);
+      for (const j of history) expect(ridges[j]).toBe(10);
+    }
+    const at200 = calibrationHolds(200);
+    expect(at200.priorLines).toBe(7.5);
+    for (const j of history) expect(at200.ridges[j]).toBe(2.5);
+    // The regression's probability, novelty and the constant are barely held, however many lines.
+    for (const held of [calibrationHolds(10), at200]) for (const j of [INPUT.probability, INPUT.novelty, INPUT.constant]) expect(held.ridges[j]).toBe(0.1);
+    expect(calibrationHolds(1_000).priorLines).toBe(1.5);
   });
 
   it("lets a prior stand in for the held-out lines that are missing, and the lines outweigh it as they come", () => {
