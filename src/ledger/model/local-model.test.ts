@@ -134,13 +134,19 @@ describe("the local model in the ledger", () => {
   });
 
   /** A ledger of `lines` lines from four merchants, one of them judged, and its model kept: what a day's syncs leave. */
-  function bookWithAModel(db: LedgerDb, lines: number): TrainedModel {
+  /** A book of `lines` lines of four merchants in turn, nothing decided; answers its connection. */
+  function bookOf(db: LedgerDb, lines: number): number {
     const connection = connectBank(db, "sandbox", "", AT);
     const merchants = ["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"];
     for (let from = 0; from < lines; from += 500) {
       const added = Array.from({ length: 500 }, (_, i) => line(`w${from + i}`, `${merchants[(from + i) % 4]} #${from + i}`));
       applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
     }
+    return connection;
+  }
+
+  function bookWithAModel(db: LedgerDb, lines: number): TrainedModel {
+    bookOf(db, lines);
     recordHumanJudgement(db, 1, "Meals", "human:x", AT);
     return currentModel(db, undefined);
   }
@@ -306,8 +312,8 @@ describe("the local model in the ledger", () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-held-back"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
-      const connection = connectBank(db, "sandbox", "", AT);
-      bookWithAModel(db, 8_000);
+      const connection = bookOf(db, 8_000);
+      recordHumanJudgement(db, 1, "Meals", "human:x", AT);
       expect(await runThreeRules(db)).toBe(5_999);
       // Slices run while the gate is open; shut, learning under way stands still.
       let open = true;
@@ -361,11 +367,7 @@ describe("the local model in the ledger", () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-keeper-first-held-back"));
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
-      const connection = connectBank(db, "sandbox", "", AT);
-      for (let from = 0; from < 8_000; from += 500) {
-        const added = Array.from({ length: 500 }, (_, i) => line(`f${from + i}`, `${["BLUE BOTTLE", "SHELL OIL", "ADOBE", "ULINE"][(from + i) % 4]} #${from + i}`));
-        applyFeedPage(db, connection, { ...page(added), cursorBefore: String(from), nextCursor: String(from + 500) }, AT);
-      }
+      bookOf(db, 8_000);
       expect(await runThreeRules(db)).toBe(6_000);
       let open = false;
       const keeper = new ModelKeeper(db, async () => {
