@@ -211,6 +211,13 @@ const worstInseparable = worstOf(
 console.log(
   `  ${verdict(worstInseparable.value <= GOALS.inseparableInBand)} ambiguous merchants nothing separates stay below the band (at most ${pct(GOALS.inseparableInBand)} of their lines in it, every row of A and B): worst ${pct(worstInseparable.value)} (${worstInseparable.where})`,
 );
+// The independent evaluation trains and tests each business in its own bank's style: A's shape.
+const inStyleFigures = [200, 1_000].map((labels) => {
+  const worstPrecisionA = worstOf(STYLE_NAMES.map((style) => ({ value: precision(get("A", style, labels).all), where: style })), true);
+  const worstExplainA = worstOf(STYLE_NAMES.map((style) => ({ value: coverage(get("A", style, labels).explainable), where: style })), true)!;
+  return `at ${num(labels)} labels precision worst ${worstPrecisionA ? `${pct(worstPrecisionA.value)} (${worstPrecisionA.where})` : "-"}, explain worst ${pct(worstExplainA.value)} (${worstExplainA.where})`;
+});
+console.log(`  (reported, no goal) in one style (A, the independent evaluation's shape): ${inStyleFigures.join("; ")}`);
 const separable = get("B", "all", 1_000).separable;
 console.log(`  (reported, no goal) ambiguous merchants the amount or account separates, B at 1,000 labels: ${pct(coverage(separable))} in the band, precision ${pct(precision(separable))}`);
 console.log(`\n(the whole evaluation took ${((performance.now() - began) / 1000).toFixed(1)} s)`);
