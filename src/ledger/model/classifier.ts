@@ -99,7 +99,7 @@ export class LocalModel {
   private personChanges = 0;
   /** `personChanges` when the standing fit's evidence was copied. */
   private personChangesFitted = 0;
-  /** The keys of persons' labels and forgotten examples, each with `personChanges` once counted: those after `personChangesFitted` the standing fit has not learnt. */
+  /** The keys of persons' labels and forgotten examples since the standing fit's evidence was copied, each with `personChanges` once counted. */
   private personChanged: { key: string; change: number }[] = [];
 
   /** A model learnt from these examples and these lines' keys. */
@@ -219,7 +219,9 @@ export class LocalModel {
    * and the examples forgotten when they relabelled a line): what `holdsBack` reads.
    */
   unfittedPersonKeys(): string[] {
-    return this.personChanged.filter((c) => c.change > this.personChangesFitted).map((c) => c.key);
+    // Changes that left the evidence as the fit's (a label undone, a rule's category confirmed) need no refit: nothing waits for them.
+    if (this.refitDue() !== "now") return [];
+    return this.personChanged.map((c) => c.key);
   }
 
   /**
