@@ -231,7 +231,7 @@ export class LocalModel {
    */
   holdsBack(personKeys: readonly string[]): (key: string) => boolean {
     const fit = this.fit?.model;
-    return fit ? fit.namesAny(personKeys) : () => false;
+    return fit ? fit.namesAny(personKeys, this.evidence.currentCorpus() ?? undefined) : () => false;
   }
 
   /** The prediction after refitting whatever is stale (`refitIfStale`): what a model trained on its evidence now says. */
@@ -252,7 +252,8 @@ export class LocalModel {
   predictAsFitted(key: string): Prediction | null {
     const fit = this.fit?.model;
     if (!fit) return null;
-    const { best, inputs } = fit.measure(key);
+    const corpus = this.evidence.currentCorpus();
+    const { best, inputs } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
     return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
   }
 

@@ -72,7 +72,7 @@ export class Evidence {
     return (this.examples.get(key)?.get(category) ?? 0) > 0;
   }
 
-  /** Moves whenever the lines change: a corpus built across yields is installed only if it did not. */
+  /** Moves whenever the lines change: a measurement against the lines before is stale (fit.ts, `measure`). */
   linesMoved = 0;
 
   see(key: string, by: number): void {
@@ -85,6 +85,16 @@ export class Evidence {
     }
   }
 
+  /**
+   * The tenant's lines as they stand, not copied (valid until the next `see`): what a
+   * standing fit measures a line against, so the lines seen since it was fitted (a sync's
+   * page, with a new merchant's words) count. Null until the features' frequencies have
+   * been counted (`corpusInSteps`).
+   */
+  currentCorpus(): Corpus | null {
+    return this.frequencies ? { frequencies: this.frequencies, lines: this.lines } : null;
+  }
+
   /** The examples, copied: what is learnt after changes nothing in the copy. */
   copyOfExamples(): Examples {
     const copy: Examples = new Map();
@@ -94,9 +104,9 @@ export class Evidence {
 
   /**
    * The tenant's lines as a fit reads them, copied: lines seen after it change nothing the
-   * fit measures. The features' frequencies are counted in steps the first time (every
+   * fit's copy holds. The features' frequencies are counted in steps the first time (every
    * line key's features: a few hundred milliseconds at 100,000 lines), from a copy of the
-   * lines taken first; kept for the next time only if no line was seen meanwhile.
+   * lines taken first, then kept (with the lines seen meanwhile) and moved by every `see`.
    */
   *corpusInSteps(): Generator<void, Corpus> {
     if (this.frequencies) return { frequencies: new Map(this.frequencies), lines: new Map(this.lines) };
@@ -111,7 +121,13 @@ export class Evidence {
         yield;
       }
     }
-    if (this.linesMoved === moved) this.frequencies = new Map(frequencies);
+    this.frequencies = new Map(frequencies);
+    // Lines seen meanwhile are counted into the kept frequencies (not the fit's copy): a key
+    // now on some line that was on none (or the reverse) moves its features by one.
+    if (this.linesMoved !== moved) {
+      for (const key of this.lines.keys()) if (!lines.has(key)) for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, 1);
+      for (const key of lines.keys()) if (!this.lines.has(key)) for (const feature of featuresOfKey(key)) bump(this.frequencies, feature, -1);
+    }
     return { frequencies, lines };
   }
 

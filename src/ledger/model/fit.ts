@@ -7,6 +7,12 @@
  * whether the line has any history, and how much of its text no example has. Where the
  * regression hesitates between two categories (the second at least half as probable as the
  * first), the one the merchant's history agrees with better is chosen.
+ *
+ * A line is measured against the tenant's lines as they stand when it is measured (the
+ * caller's corpus), not as they stood at the fit: a sync's page is seen before it is
+ * decided, and a merchant new in it has words that no line had at the fit. Read against the
+ * fit's corpus, those words would weigh nothing (a feature on no line is dropped), and the
+ * line would look like the bank's words around them: known text, a known merchant.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey } from "./features";
@@ -51,8 +57,9 @@ export class Fit {
     private readonly corpus: Corpus,
   ) {}
 
-  /** What `measure` found per key: lines of the same key are measured once. */
+  /** What `measure` found per key against the corpus of `measuredAt`: lines of the same key are measured once. */
   private readonly measured = new Map<string, Measurement>();
+  private measuredAt: number | null = null;
 
   /**
    * Fits examples, weighing features by their frequency among the corpus's line keys;
@@ -84,26 +91,36 @@ export class Fit {
     return new Fit(categories, vocabulary, regression, histories, corpus);
   }
 
-  /** Whether a line of a key may name the merchant of one of `keys` (history.ts, `namesAny`). */
-  namesAny(keys: readonly string[]): (key: string) => boolean {
-    return this.histories.namesAny(keys, this.corpus);
+  /** Whether a line of a key may name the merchant of one of `keys` (history.ts, `namesAny`), read against `corpus`. */
+  namesAny(keys: readonly string[], corpus: Corpus = this.corpus): (key: string) => boolean {
+    return this.histories.namesAny(keys, corpus);
   }
 
-  measure(key: string): Measurement {
+  /**
+   * Measures a line's key against `current`, the tenant's lines as they stand (named by a
+   * number that moves whenever they change: what was measured against other lines is
+   * measured again); against the fit's own corpus without it.
+   */
+  measure(key: string, current?: { corpus: Corpus; at: number }): Measurement {
+    const at = current?.at ?? null;
+    if (at !== this.measuredAt) {
+      this.measured.clear();
+      this.measuredAt = at;
+    }
     let found = this.measured.get(key);
-    if (!found) this.measured.set(key, (found = this.measureAfresh(key)));
+    if (!found) this.measured.set(key, (found = this.measureAfresh(key, current?.corpus ?? this.corpus)));
     return found;
   }
 
-  private measureAfresh(key: string): Measurement {
+  private measureAfresh(key: string, corpus: Corpus): Measurement {
     const features = featuresOfKey(key);
-    const { idx, values, novelty } = encode(features, key, this.corpus, this.vocabulary, false);
+    const { idx, values, novelty } = encode(features, key, corpus, this.vocabulary, false);
     const scores = this.regression.score(idx, values);
     let [best, probability] = [scores.best, scores.probability];
-    let history = this.histories.read(key, features, best, this.corpus);
+    let history = this.histories.read(key, features, best, corpus);
     // Where the regression hesitates between two categories, the merchant's own lines settle it.
     if (scores.secondProbability >= HESITATION * probability) {
-      const other = this.histories.read(key, features, scores.second, this.corpus);
+      const other = this.histories.read(key, features, scores.second, corpus);
       if (other && (!history || logOdds(other.merchant) > logOdds(history.merchant))) [best, probability, history] = [scores.second, scores.secondProbability, other];
     }
     const inputs = new Array<number>(INPUTS).fill(0);

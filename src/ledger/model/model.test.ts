@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
 import { calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
+import { Evidence, type Corpus } from "./evidence";
 import { INPUT } from "./fit";
 import { canonicalText, featuresOfKey, lineKey, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
@@ -248,6 +249,46 @@ describe("LocalModel", () => {
     }
     expect(() => forgetting.forget(extra[0]!)).toThrow(/never learnt/);
     expect(() => forgetting.forget({ key: lineKey(facts("SHELL OIL 57000 OAKLAND CA")), category: "Meals" })).toThrow(/never learnt/);
+  });
+
+  it("measures a line seen after the fit against the lines as they stand, as a sync's page is decided", () => {
+    // A new merchant whose name begins with a known one's: its own words, on no line when the
+    // fit was made, are what says it is new.
+    const roaster = facts("BLUE BOTTLE ROASTERS WHOLESALE OAKLAND CA");
+    const standing = LocalModel.train(taught(history));
+    standing.predict(facts("BLUE BOTTLE COFFEE #1 OAKLAND CA"));
+    const fitted = standing.fittedVersion;
+    standing.seeLines([lineKey(roaster), lineKey(roaster)]);
+    const decided = standing.predictAsFitted(lineKey(roaster))!;
+    expect(standing.fittedVersion).toBe(fitted);
+    expect(decided.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // What a fit made with the page seen says of it, within the drift of the words' weights since.
+    const seenFirst = LocalModel.train(taught(history), [...taught(history).map((e) => e.key), lineKey(roaster), lineKey(roaster)]).predict(roaster)!;
+    expect(decided.category).toBe(seenFirst.category);
+    expect(Math.abs(decided.confidence - seenFirst.confidence)).toBeLessThan(0.1);
+  });
+
+  it("keeps counting the features of lines seen while a fit's copy of the lines was counted", () => {
+    const word = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26) % 26, 97 + Math.floor(i / 676));
+    const keys = Array.from({ length: 300 }, (_, i) => lineKey(facts(`VENDOR ${word(i)}${word(i + 1)} STORE`)));
+    const drain = (steps: Generator<void, Corpus>) => {
+      for (;;) {
+        const step = steps.next();
+        if (step.done) return step.value;
+      }
+    };
+    const evidence = new Evidence();
+    for (const key of keys.slice(0, 200)) evidence.see(key, 1);
+    const counting = evidence.corpusInSteps();
+    expect(counting.next().done).toBe(false);
+    // Meanwhile a page lands, and a line leaves the feed.
+    for (const key of keys.slice(200)) evidence.see(key, 1);
+    evidence.see(keys[0]!, -1);
+    const fitsCopy = drain(counting);
+    expect(fitsCopy.lines.size).toBe(200);
+    const asTheyStand = new Evidence();
+    for (const key of keys.slice(1)) asTheyStand.see(key, 1);
+    expect(evidence.currentCorpus()!.frequencies).toEqual(drain(asTheyStand.corpusInSteps()).frequencies);
   });
 
   it("keeps a merchant whose lines go to two categories below the band, unless the amount or the account tells them apart", () => {
