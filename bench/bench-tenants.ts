@@ -85,7 +85,7 @@ export function benchClient(base: string) {
   }
 
   /** Changes at the tenant's sandbox bank as an aggregator's sync answers them (a day's lines, a pending line posting). */
-  async function bankChanges(t: Tenant, changes: { added?: unknown[]; modified?: unknown[]; removed?: unknown[] }): Promise<void> {
+  async function bankChanges(t: Tenant, changes: { accounts?: unknown[]; added?: unknown[]; modified?: unknown[]; removed?: unknown[] }): Promise<void> {
     const body = { accounts: [], added: [], modified: [], removed: [], ...changes };
     const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);

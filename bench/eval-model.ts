@@ -15,25 +15,11 @@
  * (default: the model's).
  */
 import { expectedCalibrationError } from "../src/ledger/model/calibration";
-import { DEFAULT_DUH_BAND_FLOOR, LocalModel } from "../src/ledger/model/classifier";
-import { lineKey } from "../src/ledger/model/features";
-import { type BankLine, type Book, inStyle, leaveOneStyleOut, makeBook, type Split } from "./bank-text/book";
-import { addTally, coverage, emptyTally, type Guess, precision, tally, type Tally } from "./bank-text/measure";
+import { DEFAULT_DUH_BAND_FLOOR } from "../src/ledger/model/classifier";
+import { type Book, inStyle, leaveOneStyleOut, makeBook, type Split } from "./bank-text/book";
+import { trainModel } from "./bank-text/harness-model";
+import { addTally, coverage, emptyTally, precision, tally, type Tally } from "./bank-text/measure";
 import { STYLE_NAMES, STYLES, type StyleName } from "./bank-text/styles";
-
-/**
- * The model under evaluation, and the only place this harness touches it: to measure another
- * model, change this function. It learns from the labels, and sees the text (never the
- * truth) of every line its ledger would hold when it decides the test lines: the labelled
- * lines and the test lines, as the tenant's ledger holds every line of its feed.
- */
-function trainModel(labels: readonly BankLine[], lines: readonly BankLine[]): (line: BankLine) => Guess | null {
-  const model = LocalModel.train(
-    labels.map((line) => ({ key: lineKey(line), category: line.category })),
-    lines.map((line) => lineKey({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId })),
-  );
-  return (line) => model.predict({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId });
-}
 
 const FLOOR = Number(process.env.DUH_BAND_FLOOR ?? DEFAULT_DUH_BAND_FLOOR);
 const SEEDS = (process.env.SEEDS || "1,2,3").split(",").map(Number);
@@ -44,7 +30,7 @@ const HELD_OUT_LABELS = [50, 200, 1_000];
 const GOALS = { precision: 0.98, coverageAt200: 0.5, coverageAt1000: 0.8, calibration: 0.03, inseparableInBand: 0.02 };
 
 function measure(split: Split): Tally {
-  const predict = trainModel(split.labels, [...split.labels, ...split.test]);
+  const predict = trainModel(split.labels, [...split.past, ...split.test]);
   return tally(split.labels, split.test, split.test.map(predict), FLOOR);
 }
 

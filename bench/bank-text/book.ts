@@ -78,6 +78,11 @@ export function makeBook(seed: number, options: StreamOptions = DEFAULT_STREAM):
 export interface Split {
   /** The labelled past: the first lines of the training period, in time order. */
   labels: BankLine[];
+  /**
+   * Every line of the training period, the labelled ones first: what the tenant's ledger
+   * holds before the test period, labelled or not (the model sees every line of the feed).
+   */
+  past: BankLine[];
   /** The whole test period. */
   test: BankLine[];
   /** The styles the labels are printed in. */
@@ -87,8 +92,10 @@ export interface Split {
 
 /** A business banking in one style: labels and test lines printed alike. */
 export function inStyle(book: Book, style: StyleName, labels: number): Split {
+  const past = book.lines[style].slice(0, book.training);
   return {
-    labels: book.lines[style].slice(0, Math.min(labels, book.training)),
+    labels: past.slice(0, Math.min(labels, book.training)),
+    past,
     test: book.lines[style].slice(book.training),
     trainingStyles: [style],
     testStyle: style,
@@ -98,6 +105,7 @@ export function inStyle(book: Book, style: StyleName, labels: number): Split {
 /**
  * Labels printed in `styles` other styles (each label in one of them at random), test
  * lines in the held-out style: text the model was never trained on, from merchants it was.
+ * The training period's unlabelled lines are printed as its labels are.
  */
 export function leaveOneStyleOut(book: Book, heldOut: StyleName, labels: number, styles = 5): Split {
   const r = new Rand(book.business.seed * 31 + STYLE_NAMES.indexOf(heldOut) + 1);
@@ -106,8 +114,10 @@ export function leaveOneStyleOut(book: Book, heldOut: StyleName, labels: number,
     styles,
   );
   const count = Math.min(labels, book.training);
+  const past = Array.from({ length: book.training }, (_, i) => book.lines[r.pick(trainingStyles)][i]!);
   return {
-    labels: Array.from({ length: count }, (_, i) => book.lines[r.pick(trainingStyles)][i]!),
+    labels: past.slice(0, count),
+    past,
     test: book.lines[heldOut].slice(book.training),
     trainingStyles,
     testStyle: heldOut,
