@@ -16,6 +16,24 @@ export interface Tenant {
   session: string;
 }
 
+/** The two accounts the benchmarks' tenants bank with, as the sandbox bank takes them. */
+export const SANDBOX_ACCOUNTS = [
+  { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking" },
+  { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" },
+];
+
+/** A line as the sandbox bank takes it (the aggregator's sign: positive = money out). */
+export function sandboxTxn(transactionId: string, line: { accountId: string; amountCents: number; postedOn: string; description: string; merchantName: string | null }) {
+  return {
+    transaction_id: transactionId,
+    account_id: line.accountId,
+    amount: -line.amountCents / 100,
+    date: line.postedOn,
+    name: line.description,
+    merchant_name: line.merchantName,
+  };
+}
+
 /** The calls the benchmarks make against one running service. */
 export function benchClient(base: string) {
   /** A call answering JSON; `token` null for a call made in a session (its cookie in `init`). */
@@ -59,26 +77,13 @@ export function benchClient(base: string) {
   async function queueLines(t: Tenant, count: number, seed: number, arrival: Arrival = "posted"): Promise<void> {
     const random = prng(seed + 1);
     const lines = inArrivalOrder(generateLines(count, seed), arrival, seed);
-    const txn = (l: (typeof lines)[number]) => ({
-      transaction_id: `g${l.id}`,
-      account_id: l.accountId,
-      // Aggregator sign: positive = money out.
-      amount: -l.amountCents / 100,
-      date: l.postedOn,
-      name: l.description,
-      merchant_name: l.merchantName,
-      pending: random() < 0.01,
-    });
-    const accounts = [
-      { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking" },
-      { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" },
-    ];
+    const txn = (l: (typeof lines)[number]) => ({ ...sandboxTxn(`g${l.id}`, l), pending: random() < 0.01 });
     // The sandbox takes at most 5,000 changes of a kind per call: room for the duplicates.
     for (let from = 0; from < lines.length; from += 4900) {
       const batch = lines.slice(from, from + 4900);
       const duplicates = batch.filter(() => random() < 0.005).map(txn);
       const removed = batch.filter(() => random() < 0.005).map((l) => ({ transaction_id: `g${l.id}` }));
-      const body = { accounts: from === 0 ? accounts : [], added: [...batch.map(txn), ...duplicates], removed };
+      const body = { accounts: from === 0 ? SANDBOX_ACCOUNTS : [], added: [...batch.map(txn), ...duplicates], removed };
       const answer = await fetch(`${base}/sandbox/tenants/${t.tenant}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       if (answer.status !== 202) throw new Error(`the sandbox bank: ${answer.status} ${await answer.text()}`);
     }

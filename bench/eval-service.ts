@@ -20,7 +20,7 @@
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { startLocalService, UNLIMITED } from "../scripts/local-service";
-import { benchClient, type Tenant } from "./bench-tenants";
+import { benchClient, SANDBOX_ACCOUNTS, sandboxTxn, type Tenant } from "./bench-tenants";
 import { type BankLine, inStyle, makeBook } from "./bank-text/book";
 import { BANK_CATEGORIES } from "./bank-text/business";
 import { trainModel } from "./bank-text/harness-model";
@@ -39,20 +39,6 @@ const FLOOR = DEFAULT_DUH_BAND_FLOOR;
 
 const service = await startLocalService({ log: join(tmpdir(), "ledger-eval-service.log"), vars: UNLIMITED });
 const client = benchClient(service.baseUrl);
-
-/** A line as the sandbox bank takes it (the aggregator's sign: positive = money out). */
-const txn = (line: BankLine) => ({
-  transaction_id: `t${line.id}`,
-  account_id: line.accountId,
-  amount: -line.amountCents / 100,
-  date: line.postedOn,
-  name: line.description,
-  merchant_name: line.merchantName,
-});
-const ACCOUNTS = [
-  { account_id: "acc_checking", name: "Business Checking", mask: "0042", type: "depository", subtype: "checking" },
-  { account_id: "acc_card", name: "Business Visa", mask: "7711", type: "credit", subtype: "credit card" },
-];
 
 /** Runs `work` over `items`, `CONCURRENCY` at a time, in order of start. */
 async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
@@ -75,7 +61,8 @@ async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<
  */
 async function deliver(t: Tenant, lines: readonly BankLine[], linesBefore: number): Promise<Map<number, number>> {
   for (let from = 0; from < lines.length; from += 4_000) {
-    await client.bankChanges(t, { accounts: linesBefore === 0 && from === 0 ? ACCOUNTS : [], added: lines.slice(from, from + 4_000).map(txn) });
+    const added = lines.slice(from, from + 4_000).map((line) => sandboxTxn(`t${line.id}`, line));
+    await client.bankChanges(t, { accounts: linesBefore === 0 && from === 0 ? SANDBOX_ACCOUNTS : [], added });
   }
   await client.syncAndWait(t);
   const from = lines[0]!.postedOn;
