@@ -16,7 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey } from "./features";
-import { Histories, logOdds, succession } from "./history";
+import { Histories, historyPrior, logOdds } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
@@ -32,11 +32,7 @@ export interface Measurement {
   best: number;
   /** The calibration's inputs (`INPUT`). */
   inputs: number[];
-  /**
-   * What the history alone says of the line's category (the rule of succession over the
-   * merchant's lines, and over its lines in the line's account where that says less; 1/2
-   * without a history): the calibration's prior, when the held-out lines are few.
-   */
+  /** What the history alone says of the line's category (`historyPrior`; 1/2 without a history): the calibration's prior, when the held-out lines are few. */
   prior: number;
 }
 
@@ -133,7 +129,7 @@ export class Fit {
     inputs[INPUT.band] = logOdds(history.band);
     inputs[INPUT.account] = logOdds(history.account);
     inputs[INPUT.known] = 1;
-    return { best, inputs, prior: Math.min(succession(history.merchant), succession(history.account)) };
+    return { best, inputs, prior: historyPrior(history) };
   }
 }
 

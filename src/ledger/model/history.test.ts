@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { bump, type Corpus } from "./evidence";
 import { featuresOfKey, lineKey } from "./features";
-import { Histories } from "./history";
+import { Histories, historyPrior } from "./history";
 
 const CATEGORIES = ["Meals", "Owner draw", "Packaging", "Shipping", "Travel"];
 const key = (description: string, cents = -2_000, account = "checking") => lineKey({ description, merchantName: null, amountCents: cents, accountId: account });
@@ -46,6 +46,17 @@ describe("the merchant's history", () => {
     expect(history.account).toEqual({ agree: 3, lines: 3 });
     // On an account none of its lines was paid from, and in a band none was in: nothing there.
     expect(read(key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA", -160_000, "savings"), "Travel")).toMatchObject({ band: { lines: 0 }, account: { lines: 0 } });
+  });
+
+  it("says, alone, what its narrowest view says: the merchant's lines, those in the line's band or those in its account", () => {
+    const { read } = learn([...others, ...uber], eats);
+    // Six rides agree, two of them in the line's band ($15) and three in its account: the band's two say least.
+    expect(historyPrior(read(key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA", -1_600), "Travel")!)).toBeCloseTo(2.5 / 3);
+    // Checks: five agreeing labels, each at another amount, say nothing of a check at a sixth.
+    const checks = [4_000, 35_000, 52_000, 260_000, 410_000].map((cents, i): [string, string] => [key(`CHECK ${3110 + i}`, -cents), "Packaging"]);
+    const check = learn([...others, ...checks]).read(key("CHECK 3199", -4_100_000), "Packaging")!;
+    expect(check).toMatchObject({ merchant: { agree: 5, lines: 5 }, band: { lines: 0 } });
+    expect(historyPrior(check)).toBe(0.5);
   });
 
   it("has none for a merchant no example shows, however many examples share its lesser words", () => {

@@ -52,6 +52,16 @@ export const logOdds = ({ agree, lines }: Tally) => Math.log((agree + 0.5) / (li
 /** The rule of succession with half a line on each side: what a history alone says of its next line. */
 export const succession = ({ agree, lines }: Tally) => (agree + 0.5) / (lines + 1);
 
+/**
+ * What a history alone says of its line's category (the calibration's prior while the
+ * held-out lines are few): the rule of succession over its narrowest view, the merchant's
+ * lines, those in the line's amount band or those in its account, whichever says least. A
+ * check's five agreeing labels at five different amounts say little of a sixth check at a
+ * sixth (a check names nobody: its payees and their categories vary with the amount), nor
+ * do a retailer's of a purchase of another size.
+ */
+export const historyPrior = ({ merchant, band, account }: MerchantHistory) => Math.min(succession(merchant), succession(band), succession(account));
+
 /** Whether a feature is kept in the history: a merchant's identity, or a word within a band or an account. */
 export const isKept = (feature: string) => isIdentity(feature) || feature.includes("@");
 
