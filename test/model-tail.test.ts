@@ -48,13 +48,14 @@ const MERCHANTS = [
 
 /**
  * A tenant whose person has categorised a history of lines from four merchants, sixteen of
- * each: enough for a calibrated model to be sure. (With twelve of each, forty-eight held-out
- * lines all right, the model puts such a merchant's next line at the band's edge.)
+ * each (or `each`): enough for a calibrated model to be sure. (With twelve of each,
+ * forty-eight held-out lines all right, the model puts such a merchant's next line at the
+ * band's edge.)
  */
-async function tenantWithHistory(): Promise<SandboxTenant> {
+async function tenantWithHistory(each = 16): Promise<SandboxTenant> {
   const t = await createTenant();
   const history = MERCHANTS.flatMap((m, i) =>
-    Array.from({ length: 16 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
+    Array.from({ length: each }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
   );
   await deliver(t.tenant, { accounts: [CHECKING], added: history });
   await syncWith(t, null);
@@ -86,6 +87,31 @@ describe("the local model", () => {
       expect(why.citations[0].confidence).toBeGreaterThanOrEqual(why.citations[1].floor);
     }
     expect(await meterNow(t)).toMatchObject({ lines_resolved_local: 2, calls: 0 });
+  });
+
+  it("reads a sync's new merchant by its own words, not as the known merchant whose words it shares", async () => {
+    // Twenty lines of each: read as Blue Bottle's, the roaster's lines would be at about 0.97.
+    const t = await tenantWithHistory(20);
+    // The rest of the feed: lines nobody labelled, of merchants enough that one page more leaves the fit standing.
+    const word = (i: number) => String.fromCharCode(65 + (i % 26), 65 + Math.floor(i / 26), 75 + (i % 7));
+    const rest = Array.from({ length: 40 }, (_, i) => txn(`u${i}`, { name: `${word(i)}${word(i + 3)} SUPPLY CO`, amount: 30 + i, date: "2026-10-20" }));
+    await deliver(t.tenant, { added: rest });
+    await syncWith(t, null);
+    await deliver(t.tenant, {
+      added: [
+        txn("r1", { name: "BLUE BOTTLE ROASTERS WHOLESALE", amount: 8 }),
+        txn("r2", { name: "BLUE BOTTLE ROASTERS WHOLESALE", amount: 9 }),
+        txn("c1", { name: "SQ *BLUE BOTTLE COFFEE #991", amount: 7 }),
+      ],
+    });
+    await syncWith(t, null);
+    const rows = (await api(rw(t), "/api/v1/transactions?from=2026-11-01")).body.rows;
+    const engineOf = async (row: any) => (await api(rw(t), `/api/v1/transactions/A/${row.src_id}/why`)).body.engine;
+    const roasters = rows.filter((r: any) => r.description.includes("ROASTERS"));
+    expect(roasters).toHaveLength(2);
+    for (const row of roasters) expect({ category: row.category, engine: await engineOf(row) }).toEqual({ category: "uncategorised", engine: "none" });
+    const coffee = rows.find((r: any) => r.description.includes("COFFEE"));
+    expect({ category: coffee.category, engine: await engineOf(coffee) }).toEqual({ category: "Meals", engine: "model" });
   });
 
   it("never overrides a human or a rule", async () => {
