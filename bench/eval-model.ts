@@ -93,12 +93,15 @@ function row(label: string, labels: number, t: Tally): string {
 
 // A. In one style.
 started = performance.now();
+/** A's tallies per business (seed), style and label count: the independent evaluation reports each business alone. */
+const byBusiness: { seed: number; style: StyleName; labels: number; tally: Tally }[] = [];
 for (const book of books) {
   for (const style of STYLE_NAMES) {
     for (const labels of IN_STYLE_LABELS) {
       const t = measure(inStyle(book, style, labels));
       record("A", style, labels, t);
       record("A", "all", labels, t);
+      byBusiness.push({ seed: book.business.seed, style, labels, tally: t });
     }
   }
 }
@@ -204,6 +207,13 @@ const inStyleFigures = [200, 1_000].map((labels) => {
   return `at ${num(labels)} labels precision worst ${worstPrecisionA ? `${pct(worstPrecisionA.value)} (${worstPrecisionA.where})` : "-"}, explain worst ${pct(worstExplainA.value)} (${worstExplainA.where})`;
 });
 console.log(`  (reported, no goal) in one style (A, the independent evaluation's shape): ${inStyleFigures.join("; ")}`);
+const perBusiness = [200, 1_000].map((labels) => {
+  const cells = byBusiness.filter((b) => b.labels === labels);
+  const worst = worstOf(cells.map((b) => ({ value: precision(b.tally.all), where: `seed ${b.seed}, ${b.style}, ${num(b.tally.all.inBand)} lines in the band` })), true);
+  const under = cells.filter((b) => precision(b.tally.all) < GOALS.precision).length;
+  return `at ${num(labels)} labels worst ${worst ? `${pct(worst.value)} (${worst.where})` : "-"}, ${under} of ${cells.length} under ${pct(GOALS.precision)}`;
+});
+console.log(`  (reported, no goal) precision in the band per business in one style (A, each seed and style alone): ${perBusiness.join("; ")}`);
 const separable = get("B", "all", 1_000).separable;
 console.log(`  (reported, no goal) ambiguous merchants the amount or account separates, B at 1,000 labels: ${pct(coverage(separable))} in the band, precision ${pct(precision(separable))}`);
 console.log(`\n(the whole evaluation took ${((performance.now() - began) / 1000).toFixed(1)} s)`);
