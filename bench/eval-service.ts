@@ -57,7 +57,7 @@ async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<
 
 /**
  * Delivers lines at the sandbox bank and syncs them; answers each line's id on side A,
- * checked against the books (each line's date, text and amount), never assumed.
+ * checked against the books (each line's date and amount), never assumed.
  */
 async function deliver(t: Tenant, lines: readonly BankLine[], linesBefore: number): Promise<Map<number, number>> {
   for (let from = 0; from < lines.length; from += 4_000) {
