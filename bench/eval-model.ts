@@ -8,7 +8,9 @@
  * A. in one style: labels and test lines printed by the same bank;
  * B. styles never trained on: labels printed in five other styles, test lines in the one
  *    held out (leave-one-style-out);
- * C. cold start: 0 and 50 labels.
+ * C. cold start: 0 and 50 labels;
+ * D. A, B and C again with the shared merchant prior, pooled from other businesses
+ *    (SHARED_SEEDS, default 1001-1030) that opted in.
  *
  * Then one line per goal, met or not, with the worst style. Figures only, never asserted.
  * SEEDS=1,2,3 (the default) chooses the businesses; DUH_BAND_FLOOR the band's floor
@@ -18,6 +20,8 @@ import { expectedCalibrationError } from "../src/ledger/model/calibration";
 import { DEFAULT_DUH_BAND_FLOOR } from "../src/ledger/model/classifier";
 import { type Book, inStyle, leaveOneStyleOut, makeBook, type Split } from "./bank-text/book";
 import { trainModel } from "./bank-text/harness-model";
+import { sharedPriorOf } from "./bank-text/shared";
+import { SHARED_PRIOR_TENANTS, type SharedPrior } from "../src/ledger/model/shared-prior";
 import { addTally, coverage, emptyTally, precision, tally, type Tally } from "./bank-text/measure";
 import { STYLE_NAMES, STYLES, type StyleName } from "./bank-text/styles";
 
@@ -29,8 +33,12 @@ const HELD_OUT_LABELS = [50, 200, 1_000];
 
 const GOALS = { precision: 0.98, coverageAt200: 0.5, coverageAt1000: 0.8, calibration: 0.03, inseparableInBand: 0.02 };
 
-function measure(split: Split): Tally {
-  const predict = trainModel(split.labels, [...split.past, ...split.test]);
+/** The businesses that opted in to the shared merchant prior (D): never one of the businesses measured. */
+const SHARED_SEEDS = (process.env.SHARED_SEEDS || Array.from({ length: 30 }, (_, i) => 1001 + i).join(",")).split(",").map(Number);
+if (SHARED_SEEDS.some((s) => !Number.isInteger(s) || SEEDS.includes(s))) throw new Error(`SHARED_SEEDS is a comma-separated list of integers none of which is in SEEDS, not "${process.env.SHARED_SEEDS}"`);
+
+function measure(split: Split, shared: SharedPrior | null = null): Tally {
+  const predict = trainModel(split.labels, [...split.past, ...split.test], shared);
   return tally(split.labels, split.test, split.test.map(predict), FLOOR);
 }
 
@@ -91,20 +99,45 @@ function row(label: string, labels: number, t: Tally): string {
   return `${label.padEnd(20)} ${String(labels).padStart(6)} ${cells.join(" ")} ${expectedCalibrationError(t.predictions).toFixed(3).padStart(6)}`;
 }
 
-// A. In one style.
-started = performance.now();
-/** A's tallies per business (seed), style and label count: the independent evaluation reports each business alone. */
-const byBusiness: { seed: number; style: StyleName; labels: number; tally: Tally }[] = [];
-for (const book of books) {
-  for (const style of STYLE_NAMES) {
-    for (const labels of IN_STYLE_LABELS) {
-      const t = measure(inStyle(book, style, labels));
-      record("A", style, labels, t);
-      record("A", "all", labels, t);
-      byBusiness.push({ seed: book.business.seed, style, labels, tally: t });
+/** Tallies per business (seed), style and label count in one style, by part: the independent evaluation reports each business alone. */
+const byBusiness = new Map<string, { seed: number; style: StyleName; labels: number; tally: Tally }[]>();
+
+/** Measures A (in one style) into `part`. */
+function inOneStyle(part: string, shared: SharedPrior | null): void {
+  const businesses: { seed: number; style: StyleName; labels: number; tally: Tally }[] = [];
+  for (const book of books) {
+    for (const style of STYLE_NAMES) {
+      for (const labels of IN_STYLE_LABELS) {
+        const t = measure(inStyle(book, style, labels), shared);
+        record(part, style, labels, t);
+        record(part, "all", labels, t);
+        businesses.push({ seed: book.business.seed, style, labels, tally: t });
+      }
     }
   }
+  byBusiness.set(part, businesses);
 }
+
+/** Measures B (styles never trained on) into `part`; the training styles drawn, by seed and held-out style. */
+function neverTrainedOn(part: string, shared: SharedPrior | null): Map<string, StyleName[]> {
+  const trainingStyles = new Map<string, StyleName[]>();
+  for (const book of books) {
+    for (const style of STYLE_NAMES) {
+      for (const labels of HELD_OUT_LABELS) {
+        const split = leaveOneStyleOut(book, style, labels);
+        trainingStyles.set(`${book.business.seed}|${style}`, split.trainingStyles);
+        const t = measure(split, shared);
+        record(part, style, labels, t);
+        record(part, "all", labels, t);
+      }
+    }
+  }
+  return trainingStyles;
+}
+
+// A. In one style.
+started = performance.now();
+inOneStyle("A", null);
 console.log(`\nA. In one style: labels and test lines printed by the same bank (3,000 labels and 2,000 test lines is the independent evaluation's shape)`);
 console.log(HEADER);
 for (const style of STYLE_NAMES) for (const labels of IN_STYLE_LABELS) console.log(row(style, labels, get("A", style, labels)));
@@ -113,18 +146,7 @@ console.log(`(A took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
 // B. Styles never trained on.
 started = performance.now();
-const trainingStyles = new Map<string, StyleName[]>();
-for (const book of books) {
-  for (const style of STYLE_NAMES) {
-    for (const labels of HELD_OUT_LABELS) {
-      const split = leaveOneStyleOut(book, style, labels);
-      trainingStyles.set(`${book.business.seed}|${style}`, split.trainingStyles);
-      const t = measure(split);
-      record("B", style, labels, t);
-      record("B", "all", labels, t);
-    }
-  }
-}
+const trainingStyles = neverTrainedOn("B", null);
 console.log(`\nB. Styles never trained on: labels printed in five other styles (drawn per seed), tested on lines printed in the held-out style`);
 console.log(HEADER);
 for (const style of STYLE_NAMES) for (const labels of HELD_OUT_LABELS) console.log(row(style, labels, get("B", style, labels)));
@@ -207,13 +229,57 @@ const inStyleFigures = [200, 1_000].map((labels) => {
   return `at ${num(labels)} labels precision worst ${worstPrecisionA ? `${pct(worstPrecisionA.value)} (${worstPrecisionA.where})` : "-"}, explain worst ${pct(worstExplainA.value)} (${worstExplainA.where})`;
 });
 console.log(`  (reported, no goal) in one style (A, the independent evaluation's shape): ${inStyleFigures.join("; ")}`);
-const perBusiness = [200, 1_000].map((labels) => {
-  const cells = byBusiness.filter((b) => b.labels === labels);
+/** Precision in the band per business in one style, at a label count: the worst, and how many are under the goal. */
+function perBusinessAt(part: string, labels: number): string {
+  const cells = byBusiness.get(part)!.filter((b) => b.labels === labels);
   const worst = worstOf(cells.map((b) => ({ value: precision(b.tally.all), where: `seed ${b.seed}, ${b.style}, ${num(b.tally.all.inBand)} lines in the band` })), true);
   const under = cells.filter((b) => precision(b.tally.all) < GOALS.precision).length;
-  return `at ${num(labels)} labels worst ${worst ? `${pct(worst.value)} (${worst.where})` : "-"}, ${under} of ${cells.length} under ${pct(GOALS.precision)}`;
-});
-console.log(`  (reported, no goal) precision in the band per business in one style (A, each seed and style alone): ${perBusiness.join("; ")}`);
+  return `worst ${worst ? `${pct(worst.value)} (${worst.where})` : "-"}, ${under} of ${cells.length} under ${pct(GOALS.precision)}`;
+}
+console.log(`  (reported, no goal) precision in the band per business in one style (A, each seed and style alone): ${[200, 1_000].map((labels) => `at ${num(labels)} labels ${perBusinessAt("A", labels)}`).join("; ")}`);
 const separable = get("B", "all", 1_000).separable;
 console.log(`  (reported, no goal) ambiguous merchants the amount or account separates, B at 1,000 labels: ${pct(coverage(separable))} in the band, precision ${pct(precision(separable))}`);
+
+// D. The shared merchant prior: the same businesses, each opted in beside other businesses that did.
+started = performance.now();
+const shared = sharedPriorOf(SHARED_SEEDS);
+inOneStyle("A+", shared);
+neverTrainedOn("B+", shared);
+for (const book of books) for (const style of STYLE_NAMES) record("C+", "all", 0, measure(inStyle(book, style, 0), shared));
+console.log(
+  `\nD. With the shared merchant prior: ${SHARED_SEEDS.length} other businesses opted in (seeds ${SHARED_SEEDS[0]}-${SHARED_SEEDS.at(-1)}, each in one style, its training period labelled), ${num(shared.size)} merchant words that ${SHARED_PRIOR_TENANTS} of them or more have`,
+);
+console.log(HEADER);
+for (const labels of IN_STYLE_LABELS) console.log(row("A, every style", labels, get("A+", "all", labels)));
+for (const labels of HELD_OUT_LABELS) console.log(row("B, every style", labels, get("B+", "all", labels)));
+console.log(row("C, no labels", 0, get("C+", "all", 0)));
+console.log(`(D took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+console.log(`\nWithout the shared prior -> with it (pooled over the seeds):`);
+for (const labels of [200, 1_000]) {
+  const worstExplain = (part: string) => worstOf(STYLE_NAMES.map((style) => ({ value: coverage(get(part, style, labels).explainable), where: style })), true)!;
+  const [without, withIt] = [worstExplain("B"), worstExplain("B+")];
+  console.log(
+    `  B, explain at ${num(labels)} labels: every style ${pct(coverage(get("B", "all", labels).explainable))} -> ${pct(coverage(get("B+", "all", labels).explainable))}, worst ${pct(without.value)} (${without.where}) -> ${pct(withIt.value)} (${withIt.where})`,
+  );
+}
+const worstPrecisionIn = (part: string) => worstOf(HELD_OUT_LABELS.flatMap((labels) => STYLE_NAMES.map((style) => ({ value: precision(get(part, style, labels).all), where: `${style} at ${num(labels)}` }))), true);
+const [precisionWithout, precisionWith] = [worstPrecisionIn("B"), worstPrecisionIn("B+")];
+console.log(`  B, precision in the band, worst row: ${precisionWithout ? pct(precisionWithout.value) : "-"} -> ${precisionWith ? `${pct(precisionWith.value)} (${precisionWith.where})` : "-"}`);
+const worstInseparableIn = (a: string, b: string) =>
+  worstOf(
+    everyRow.map(({ part, style, labels }) => ({ value: coverage(get(part === "A" ? a : b, style, labels).inseparable), where: `${part}, ${style} at ${num(labels)} labels` })),
+    false,
+  )!;
+const [inseparableWithout, inseparableWith] = [worstInseparableIn("A", "B"), worstInseparableIn("A+", "B+")];
+console.log(
+  `  ambiguous merchants nothing separates in the band, worst row of A and B: ${pct(inseparableWithout.value)} -> ${pct(inseparableWith.value)} (${inseparableWith.where}); at 200 labels pooled, A ${pct(coverage(get("A", "all", 200).inseparable))} -> ${pct(coverage(get("A+", "all", 200).inseparable))}, B ${pct(coverage(get("B", "all", 200).inseparable))} -> ${pct(coverage(get("B+", "all", 200).inseparable))}`,
+);
+for (const labels of [200, 1_000]) console.log(`  precision per business in one style at ${num(labels)} labels: ${perBusinessAt("A", labels)} -> ${perBusinessAt("A+", labels)}`);
+const coldStart = (part: string, labels: number) => {
+  const t = get(part, "all", labels);
+  return t.all.inBand === 0 ? "none in the band" : `${pct(coverage(t.all))} in the band at ${pct(precision(t.all))}`;
+};
+console.log(
+  `  cold start: no labels ${coldStart("C", 0)} -> ${coldStart("C+", 0)}; 50 labels in one style ${coldStart("A", 50)} -> ${coldStart("A+", 50)}; 50 labels never trained on ${coldStart("B", 50)} -> ${coldStart("B+", 50)}`,
+);
 console.log(`\n(the whole evaluation took ${((performance.now() - began) / 1000).toFixed(1)} s)`);

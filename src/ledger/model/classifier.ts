@@ -22,19 +22,22 @@
  * held-out folds of the tenant's own examples (held-out.ts). A merchant whose lines went to
  * different categories, and that nothing on the line separates, keeps a low confidence
  * however sure the regression is; a handful of labels, however consistent, earns no more
- * than the rule of succession allows until the held-out lines show more.
+ * than the rule of succession allows until the held-out lines show more. Where the tenant
+ * opted in to the shared merchant prior (shared-prior.ts), a merchant other businesses split
+ * stays below the band while the tenant's own labels of it all agree and are few.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import { Fit, INPUT, INPUTS } from "./fit";
 import { fnv, heldOutPairs } from "./held-out";
+import { contribution, sharedCap, type Contribution, type SharedPrior } from "./shared-prior";
 
 export type { EvidenceRows, Example } from "./evidence";
 
 export interface Prediction {
   category: string;
-  /** Calibrated: the precision observed at this evidence on held-out data. */
+  /** Calibrated: the precision observed at this evidence on held-out data (at most what the shared merchant prior allows). */
   confidence: number;
 }
 
@@ -101,6 +104,8 @@ export class LocalModel {
   private personChangesFitted = 0;
   /** The keys of persons' labels and forgotten examples since the standing fit's evidence was copied, each with `personChanges` once counted. */
   private personChanged: { key: string; change: number }[] = [];
+  /** The shared merchant prior the tenant opted in to (shared-prior.ts); null without. */
+  private sharedPrior: SharedPrior | null = null;
 
   /** A model learnt from these examples and these lines' keys. */
   static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
@@ -168,6 +173,16 @@ export class LocalModel {
    */
   get version(): string {
     return versionOf(this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!);
+  }
+
+  /** Reads other tenants' agreement on merchants from now on (null: no more). */
+  useSharedPrior(prior: SharedPrior | null): void {
+    this.sharedPrior = prior;
+  }
+
+  /** What this tenant's examples contribute to the shared merchant prior. */
+  sharedPriorContribution(): Contribution[] {
+    return contribution(this.evidence.examples);
   }
 
   /** Names the standing fit, which `predictAsFitted` predicts from (null before the first). */
@@ -253,8 +268,8 @@ export class LocalModel {
     const fit = this.fit?.model;
     if (!fit) return null;
     const corpus = this.evidence.currentCorpus();
-    const { best, inputs } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
-    return { category: fit.categories[best]!, confidence: calibrate(this.calibration, inputs) };
+    const { best, inputs, history } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
+    return { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior)) };
   }
 
   /**

@@ -16,7 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey } from "./features";
-import { Histories, historyPrior, logOdds } from "./history";
+import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
@@ -34,6 +34,8 @@ export interface Measurement {
   inputs: number[];
   /** What the history alone says of the line's category (`historyPrior`; 1/2 without a history): the calibration's prior, when the held-out lines are few. */
   prior: number;
+  /** The merchant's history for the chosen category; null for a merchant no example shows. */
+  history: MerchantHistory | null;
 }
 
 /** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
@@ -124,12 +126,12 @@ export class Fit {
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
-    if (!history) return { best, inputs, prior: 0.5 };
+    if (!history) return { best, inputs, prior: 0.5, history: null };
     inputs[INPUT.merchant] = logOdds(history.merchant);
     inputs[INPUT.band] = logOdds(history.band);
     inputs[INPUT.account] = logOdds(history.account);
     inputs[INPUT.known] = 1;
-    return { best, inputs, prior: historyPrior(history) };
+    return { best, inputs, prior: historyPrior(history), history };
   }
 }
 

@@ -33,6 +33,8 @@ export interface MerchantHistory {
   band: Tally;
   /** Of those, the ones in the line's account. */
   account: Tally;
+  /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts); null when it has none. */
+  name: string | null;
 }
 
 const NONE: Tally = { agree: 0, lines: 0 };
@@ -103,7 +105,7 @@ export class Histories {
     }
     if (!chosen) return null;
     const { signBand, account } = keyParts(key);
-    return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k) };
+    return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k), name };
   }
 
   /**

@@ -1,0 +1,28 @@
+/**
+ * The shared merchant prior as the evaluation builds it: other businesses, never the ones
+ * measured, that opted in. Each banks in one style (drawn by its seed) and has labelled
+ * every line of its training period; what each contributes is what the service would pool
+ * (src/ledger/model/shared-prior.ts).
+ */
+import { lineKey } from "../../src/ledger/model/features";
+import type { Examples } from "../../src/ledger/model/evidence";
+import { contribution, pool, type SharedPrior } from "../../src/ledger/model/shared-prior";
+import { makeBook } from "./book";
+import { STYLE_NAMES } from "./styles";
+
+export function sharedPriorOf(seeds: readonly number[]): SharedPrior {
+  return pool(
+    seeds.map((seed) => {
+      const book = makeBook(seed);
+      const style = STYLE_NAMES[seed % STYLE_NAMES.length]!;
+      const examples: Examples = new Map();
+      for (const line of book.lines[style].slice(0, book.training)) {
+        const key = lineKey(line);
+        let perCategory = examples.get(key);
+        if (!perCategory) examples.set(key, (perCategory = new Map()));
+        perCategory.set(line.category, (perCategory.get(line.category) ?? 0) + 1);
+      }
+      return contribution(examples);
+    }),
+  );
+}
