@@ -1,7 +1,8 @@
 /**
  * src/cron/ (entry: this file): the daily run, started by the worker's `scheduled` and run
  * tenant by tenant from the job queue: each tenant's parity verdict (daily-parity.ts), its
- * tail batch, the bank tokens' re-encryption and the purges. May import the ledger
+ * tail batch, the bank tokens' re-encryption, its share of the shared merchant prior
+ * (shared-prior.ts) and the purges. May import the ledger
  * (through its object), the index, auth/, banks/, messages/ (a mismatch's notice), the
  * tail, the oracle adapter, jobs/job.ts and the oracle report's schema
  * (endpoints/reports/schema.ts). Imported only by worker.ts and the job queue's consumer
@@ -23,6 +24,7 @@ import type { Env } from "../env";
 import type { DailyFanOutJob, DailyJob } from "../jobs/job";
 import { sendToTail, type TailClient } from "../tail/ask-tail";
 import { runParityFor, type ParityOutcome } from "./daily-parity";
+import { shareMerchantPrior } from "./shared-prior";
 
 /** Tenants one fan-out message names: its D1 read and its sends stay far inside one invocation's subrequests. */
 export const FAN_OUT_PAGE = 1_000;
@@ -48,7 +50,8 @@ export async function fanOutDaily(env: Env, page: DailyFanOutJob, pageSize = FAN
 }
 
 /**
- * One tenant's day: the parity verdict, its bank tokens re-encrypted under the newest key, then the tail's batch run (lines deferred at or over
+ * One tenant's day: the parity verdict, its bank tokens re-encrypted under the newest key, the shared merchant prior
+ * (where it opted in), then the tail's batch run (lines deferred at or over
  * the tenant's cap, or while no cap is known). A failing oracle is recorded on the tenant; a
  * failing tail leaves its lines for tomorrow. `options` let tests put fake outside parties in front.
  */
@@ -63,6 +66,11 @@ export async function runTenantDay(
     await rewrapBankTokens(env, tenant);
   } catch (error) {
     console.error(`the bank tokens of ${tenant} were not re-encrypted today:`, error);
+  }
+  try {
+    await shareMerchantPrior(env, tenant);
+  } catch (error) {
+    console.error(`the shared merchant prior was not shared with ${tenant} today:`, error);
   }
   let tailCalls = 0;
   try {

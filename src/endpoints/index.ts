@@ -18,6 +18,7 @@ import { getMessages } from "./messages/routes";
 import { getMeter } from "./meter/routes";
 import { getPnlRolling, listPnlTransactions, recordPnlParity } from "./reports/routes";
 import { getBooksCurrency, setBooksCurrency } from "./currency/routes";
+import { getSharedPrior, setSharedPrior } from "./shared-prior/routes";
 import { adjudicate, listExceptions } from "./exceptions/routes";
 import { categorize, labelTransaction } from "./judgements/routes";
 import { createRule, createRules, listRules, moveRuleToEnd, retireRule, runRules } from "./rules/routes";
@@ -50,6 +51,8 @@ export const endpoints: readonly Endpoint[] = [
   getVisibility,
   getBooksCurrency,
   setBooksCurrency,
+  getSharedPrior,
+  setSharedPrior,
   syncNow,
   // Judgements, the rulebook and exceptions.
   categorize,

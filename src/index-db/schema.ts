@@ -452,3 +452,20 @@ export const seatRoles = sqliteTable(
 /** A seat's role now, in a query over `seats`: its newest change's, or the role it was taken with. */
 export const seatRoleNow = sql<Role>`coalesce((SELECT r.role FROM seat_roles r WHERE r.seat_id = "seats"."id" ORDER BY r.id DESC LIMIT 1), "seats"."role")`;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * What each tenant that opted in to the shared merchant prior contributes
+ * (src/ledger/model/shared-prior.ts): per merchant word, the share of its labelled lines
+ * in their most frequent category. Replaced whole by the tenant's daily run, removed when
+ * it opts out; read only pooled over five tenants or more (src/index-db/shared-prior.ts).
+ */
+export const sharedPriorContributions = sqliteTable(
+  "shared_prior_contributions",
+  {
+    tenantId: text("tenant_id").notNull(),
+    word: text("word").notNull(),
+    /** The share, in millionths. */
+    agreementPpm: integer("agreement_ppm").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.word] }), index("shared_prior_contributions_word").on(t.word)],
+);

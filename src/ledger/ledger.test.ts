@@ -15,6 +15,7 @@ import { label, latestDecision, recordHumanJudgement } from "./books/judgements"
 import { createRule } from "./rules/rulebook";
 import { computeVerdict, fileVerdict } from "./reports/parity";
 import { setBooksCurrency } from "./books/currency";
+import { chooseSharedPrior } from "./model/shared-prior-kept";
 import { notePerson } from "./books/people";
 import { rollingPnl } from "./reports/pnl";
 import { recordTailAnswers } from "./model/tail-asks";
@@ -22,7 +23,7 @@ import { recordPush } from "./reports/export/push-records";
 import { claimRelease, draftReply } from "./messages";
 import { openExport } from "./reports/export/snapshot";
 import { relationCDrift } from "../../test/support/relation-c-drift";
-import { APPEND_ONLY_TABLES, DERIVED_TABLES, MODEL_TABLES } from "./store/schema";
+import { APPEND_ONLY_TABLES, DERIVED_TABLES, INDEX_COPY_TABLES, MODEL_TABLES } from "./store/schema";
 import { connectBank, recordSyncRun, requestSync } from "./feed/sync-requests";
 import { valueOf } from "./outcome";
 import { linkItem, openLedger, recordConnectionStatus, replaceToken } from "./feed/connections";
@@ -87,6 +88,7 @@ describe("the append-only ledger", () => {
       const reply = draftReply(db, "Thanks, noted.", "human:append-only", AT);
       claimRelease(db, reply, "human:append-only", AT);
       notePerson(db, { id: "p0123456789abcdef", name: "Dana Reyes", email: "dana@books.example" }, AT);
+      chooseSharedPrior(db, true, "human:append-only", AT);
       const rowsIn = (table: string) => db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)).n;
       for (const table of APPEND_ONLY_TABLES) expect(rowsIn(table), table).toBeGreaterThan(0);
 
@@ -106,7 +108,7 @@ describe("the append-only ledger", () => {
   });
 });
 
-describe("the lists of append-only, derived and model tables", () => {
+describe("the lists of append-only, derived, model and index-copy tables", () => {
   it("name every table of the ledger between them", async () => {
     await runInDurableObject(ledger("table-list"), (instance: TenantLedger) => {
       const tables = instance.db
@@ -115,7 +117,7 @@ describe("the lists of append-only, derived and model tables", () => {
             AND name NOT IN (SELECT v.name || '_' || shadow.value FROM sqlite_master v, json_each('["data","idx","content","docsize","config"]') shadow WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%')`,
         )
         .map((t) => t.name);
-      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES, ...DERIVED_TABLES, ...MODEL_TABLES].sort());
+      expect(tables.sort()).toEqual([...APPEND_ONLY_TABLES, ...DERIVED_TABLES, ...MODEL_TABLES, ...INDEX_COPY_TABLES].sort());
     });
   });
 });

@@ -38,6 +38,8 @@ import * as givenUp from "./given-up-jobs";
 import * as messages from "./messages";
 import { duhBandFloor } from "./model/local-model";
 import { ModelKeeper } from "./model/model-keeper";
+import type { Contribution } from "./model/shared-prior";
+import * as sharedPrior from "./model/shared-prior-kept";
 import { suggestionsFor, type Suggestion } from "./model/suggestions";
 import * as tail from "./model/tail-asks";
 import { ok, type Outcome } from "./outcome";
@@ -163,6 +165,24 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   setBooksCurrency(code: string, actor: string): Outcome<currency.BooksCurrency> {
     return ok(currency.setBooksCurrency(this.db, code, actor, now()));
+  }
+
+  // --- the shared merchant prior: the tenant's choice, its contribution, the pooled copy ---
+  sharedPriorChoice(): Outcome<sharedPrior.SharedPriorChoice> {
+    return ok(sharedPrior.sharedPriorChoice(this.db));
+  }
+  chooseSharedPrior(optedIn: boolean, actor: string): Outcome<sharedPrior.SharedPriorChoice> {
+    const choice = sharedPrior.chooseSharedPrior(this.db, optedIn, actor, now());
+    this.model.sharedPriorChanged();
+    return ok(choice);
+  }
+  sharedPriorContribution(): Outcome<Contribution[] | null> {
+    return ok(sharedPrior.sharedPriorContribution(this.db));
+  }
+  keepPooledPrior(words: sharedPrior.PooledWord[]): Outcome<boolean> {
+    const kept = sharedPrior.keepPooledPrior(this.db, words);
+    this.model.sharedPriorChanged();
+    return ok(kept);
   }
 
   // --- the bank connection and sync: the request, then the watcher's steps ---

@@ -31,7 +31,7 @@ import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import { Fit, INPUT, INPUTS } from "./fit";
 import { fnv, heldOutPairs } from "./held-out";
-import { contribution, sharedCap, type Contribution, type SharedPrior } from "./shared-prior";
+import { sharedCap, type SharedPrior } from "./shared-prior";
 
 export type { EvidenceRows, Example } from "./evidence";
 
@@ -178,11 +178,6 @@ export class LocalModel {
   /** Reads other tenants' agreement on merchants from now on (null: no more). */
   useSharedPrior(prior: SharedPrior | null): void {
     this.sharedPrior = prior;
-  }
-
-  /** What this tenant's examples contribute to the shared merchant prior. */
-  sharedPriorContribution(): Contribution[] {
-    return contribution(this.evidence.examples);
   }
 
   /** Names the standing fit, which `predictAsFitted` predicts from (null before the first). */

@@ -22,6 +22,8 @@ import type { Pause } from "../slices";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
 import { ok, type Outcome } from "../outcome";
 import type { LocalModel } from "./classifier";
+import type { SharedPrior } from "./shared-prior";
+import { keptSharedPrior } from "./shared-prior-kept";
 import {
   catchUpInSlices,
   CHANGES_CAUGHT_UP_AT_ONCE,
@@ -132,6 +134,12 @@ export class ModelKeeper {
    * Undefined where no model stands.
    */
   forReads(): LocalModel | undefined {
+    const model = this.standingForReads();
+    model?.useSharedPrior(this.sharedPrior(this.db));
+    return model;
+  }
+
+  private standingForReads(): LocalModel | undefined {
     if (this.learning) return this.standing?.model;
     this.standing ??= restoreKept(this.db);
     const standing = this.standing;
@@ -199,6 +207,7 @@ export class ModelKeeper {
     const heldBack = this.heldBack(tx);
     if (!heldBack) return 0;
     if (!this.learning && standing.model.refitDue() === "now") void this.run({ kind: "refit", byPerson: true });
+    standing.model.useSharedPrior(this.sharedPrior(tx));
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
   }
 
@@ -221,6 +230,19 @@ export class ModelKeeper {
     if (unfitted.length === 0 && inLedger?.length === 0) return () => false;
     if (standing.model.size <= FRESH_READS_UP_TO || !inLedger || unfitted.length + inLedger.length > HELD_BACK_AT_MOST) return null;
     return standing.model.holdsBack([...unfitted, ...inLedger]);
+  }
+
+  /** The shared merchant prior the tenant opted in to, as last handed to it (read once, until `sharedPriorChanged`). */
+  private shared: SharedPrior | null | undefined;
+
+  private sharedPrior(db: LedgerHandle): SharedPrior | null {
+    if (this.shared === undefined) this.shared = keptSharedPrior(db);
+    return this.shared;
+  }
+
+  /** The tenant's choice or its copy of the pooled prior changed: the next decision reads it again. */
+  sharedPriorChanged(): void {
+    this.shared = undefined;
   }
 
   /**

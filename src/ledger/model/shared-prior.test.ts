@@ -105,17 +105,3 @@ describe("the most a line's confidence may be by the prior", () => {
     expect(model.predict(club)).toEqual(alone[0]);
   });
 });
-
-describe("a tenant's model", () => {
-  it("contributes what its examples say", () => {
-    const model = LocalModel.train([
-      ...times(5, "COSTCO WHSE #0123 OAKLAND CA", "Inventory").map(([description, category]) => ({ key: lineKey(facts(description)), category })),
-      ...times(2, "SHELL OIL 5700 OAKLAND CA", "Fuel").map(([description, category]) => ({ key: lineKey(facts(description)), category })),
-    ]);
-    const given = model.sharedPriorContribution();
-    expect(given).toContainEqual({ word: "costco", agreement: 1 });
-    expect(given).toContainEqual({ word: "whse", agreement: 1 });
-    // Two lines of Shell are too few.
-    expect(given.map((c) => c.word)).not.toContain("shell");
-  });
-});

@@ -462,6 +462,29 @@ export const booksCurrency = sqliteTable("books_currency", {
 });
 
 /**
+ * The tenant's choice of the shared merchant prior (src/ledger/model/shared-prior.ts):
+ * revisions, the newest stands; none means the tenant has not opted in.
+ */
+export const sharedPriorChoices = sqliteTable("shared_prior_choices", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  optedIn: integer("opted_in", { mode: "boolean" }).notNull(),
+  actor: text("actor").notNull(),
+  chosenAt: text("chosen_at").notNull(),
+});
+
+/**
+ * The pooled shared merchant prior as the daily run last handed it to this tenant: a copy
+ * of what the index pools (src/index-db/shared-prior.ts), replaced whole, so the model
+ * reads it after a restart without a read of the index.
+ */
+export const sharedPriorWords = sqliteTable("shared_prior_words", {
+  word: text("word").primaryKey(),
+  tenants: integer("tenants").notNull(),
+  /** The mean agreement, in millionths. */
+  agreementPpm: integer("agreement_ppm").notNull(),
+});
+
+/**
  * The people named in this ledger's actors (`person:<id>`): their name and email as they
  * were when the person took a seat in the tenant, so that an explanation names who judged
  * without a read of the index. Noted once per person.
@@ -502,6 +525,7 @@ export const APPEND_ONLY_TABLES = [
   "message_events",
   "books_currency",
   "people",
+  "shared_prior_choices",
 ] as const;
 
 /** A line's states in relation C (docs/decisions.md, "Bank feed and sync"). */
@@ -722,3 +746,6 @@ export const modelLines = sqliteTable("model_lines", {
 });
 
 export const MODEL_TABLES = ["model_state", "model_examples", "model_lines"] as const;
+
+/** Copies of what the index pools across tenants, replaced whole when it is handed over again: not facts of this ledger. */
+export const INDEX_COPY_TABLES = ["shared_prior_words"] as const;

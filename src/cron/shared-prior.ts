@@ -1,0 +1,26 @@
+/**
+ * A tenant's day for the shared merchant prior (src/ledger/model/shared-prior.ts): where it
+ * opted in, its contribution replaces yesterday's in the index, and the prior pooled over
+ * every opted-in tenant is handed to its ledger, which its model reads from then on.
+ */
+import { settle } from "../errors";
+import { ledgerOf, type Env } from "../env";
+import { pooledPrior, replaceContribution } from "../index-db/shared-prior";
+import { SHARED_PRIOR_TENANTS } from "../ledger/model/shared-prior";
+
+/** What the day did: null where the tenant is not opted in. */
+export interface SharedPriorDay {
+  contributed: number;
+  pooled: number;
+}
+
+export async function shareMerchantPrior(env: Env, tenant: string): Promise<SharedPriorDay | null> {
+  const ledger = ledgerOf(env, tenant);
+  const words = settle(await ledger.sharedPriorContribution());
+  if (words === null) return null;
+  await replaceContribution(env.INDEX_DB, tenant, words);
+  const pooled = await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS);
+  // The tenant may have opted out since its contribution was read: then nothing is kept, and its opt-out removed the contribution.
+  if (!settle(await ledger.keepPooledPrior(pooled))) return null;
+  return { contributed: words.length, pooled: pooled.length };
+}

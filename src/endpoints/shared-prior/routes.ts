@@ -1,0 +1,46 @@
+import { settle } from "../../errors";
+import { contributedWords, removeContribution } from "../../index-db/shared-prior";
+import { defineEndpoint } from "../define";
+import { sharedPriorBody, sharedPriorResponse } from "./schema";
+
+const WHAT_IT_IS =
+  "The shared merchant prior is opt-in. A tenant that takes part contributes, for each word that names one merchant in " +
+  "its books on five labelled lines or more, the share of those lines in their most frequent category; nothing else (no " +
+  "line, label, category or amount). Pooled, a word counts only where at least five tenants contributed it. A tenant that " +
+  "takes part has its local model read the pool: a merchant that other businesses split across categories (a warehouse " +
+  "club, a hardware store, a check) stays below the duh band while the tenant's own few labels of it agree. The daily run " +
+  "sends the contribution and hands the pool over; opting out removes the contribution at once and the model stops " +
+  "reading the pool.";
+
+export const getSharedPrior = defineEndpoint({
+  operationId: "get_shared_merchant_prior",
+  method: "get",
+  path: "/api/v1/shared-merchant-prior",
+  tag: "books",
+  summary: "Whether the tenant takes part in the shared merchant prior",
+  description: `Whether the tenant takes part in the shared merchant prior, and how many words it contributes. ${WHAT_IT_IS}`,
+  credential: "read",
+  success: { status: 200, description: "The tenant's choice.", schema: sharedPriorResponse },
+  async handler({ ledger, env, caller }) {
+    const choice = settle(await ledger.sharedPriorChoice());
+    return { ...choice, contributed_words: choice.opted_in ? await contributedWords(env.INDEX_DB, caller.tenant.id) : 0 };
+  },
+});
+
+export const setSharedPrior = defineEndpoint({
+  operationId: "set_shared_merchant_prior",
+  idempotent: true,
+  method: "post",
+  path: "/api/v1/shared-merchant-prior",
+  tag: "books",
+  summary: "Opt in to the shared merchant prior, or out",
+  description: `Opts the tenant in to the shared merchant prior, or out. ${WHAT_IT_IS} Making the choice that stands appends nothing.`,
+  credential: "write",
+  body: sharedPriorBody,
+  success: { status: 200, description: "The tenant's choice as it now stands.", schema: sharedPriorResponse },
+  async handler({ ledger, env, caller, body }) {
+    const choice = settle(await ledger.chooseSharedPrior(body.opted_in, caller.actor));
+    if (!choice.opted_in) await removeContribution(env.INDEX_DB, caller.tenant.id);
+    return { ...choice, contributed_words: choice.opted_in ? await contributedWords(env.INDEX_DB, caller.tenant.id) : 0 };
+  },
+});

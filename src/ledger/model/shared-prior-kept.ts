@@ -1,0 +1,80 @@
+/**
+ * The shared merchant prior in a tenant's ledger: its choice (opted in or not, appended,
+ * the newest stands) and the copy of the pooled prior the daily run last handed it
+ * (shared-prior.ts says what the prior is; src/index-db/shared-prior.ts pools it).
+ */
+import { desc, sql } from "drizzle-orm";
+import type { LedgerDb, LedgerHandle } from "../store/db";
+import { modelExamples, sharedPriorChoices, sharedPriorWords } from "../store/schema";
+import type { Examples } from "./evidence";
+import { contribution, type Contribution, type SharedMerchant, type SharedPrior } from "./shared-prior";
+
+export interface SharedPriorChoice {
+  opted_in: boolean;
+  /** When the choice that stands was made; null while the tenant never chose (not opted in). */
+  chosen_at: string | null;
+  chosen_by: string | null;
+}
+
+/** A pooled word as it is handed to a tenant. */
+export interface PooledWord extends SharedMerchant {
+  word: string;
+}
+
+/** Rows a statement inserts at most: four bound values each, under SQLite's limit on a statement's values. */
+const ROWS_PER_INSERT = 200;
+
+export function sharedPriorChoice(db: LedgerHandle): SharedPriorChoice {
+  const chosen = db.select().from(sharedPriorChoices).orderBy(desc(sharedPriorChoices.id)).limit(1).get();
+  return chosen ? { opted_in: chosen.optedIn, chosen_at: chosen.chosenAt, chosen_by: chosen.actor } : { opted_in: false, chosen_at: null, chosen_by: null };
+}
+
+/**
+ * Records the tenant's choice; the choice that stands appends nothing. Opting out drops the
+ * copy of the pooled prior at once: the model reads none from then on.
+ */
+export function chooseSharedPrior(db: LedgerDb, optedIn: boolean, actor: string, at: string): SharedPriorChoice {
+  return db.transaction((tx) => {
+    const standing = sharedPriorChoice(tx);
+    if (standing.opted_in === optedIn && standing.chosen_at !== null) return standing;
+    tx.insert(sharedPriorChoices).values({ optedIn, actor, chosenAt: at }).run();
+    if (!optedIn) tx.delete(sharedPriorWords).run();
+    return { opted_in: optedIn, chosen_at: at, chosen_by: actor };
+  });
+}
+
+/** Keeps the pooled prior in place of the last one, where the tenant is opted in; answers whether it was kept. */
+export function keepPooledPrior(db: LedgerDb, words: readonly PooledWord[]): boolean {
+  return db.transaction((tx) => {
+    if (!sharedPriorChoice(tx).opted_in) return false;
+    tx.delete(sharedPriorWords).run();
+    for (let from = 0; from < words.length; from += ROWS_PER_INSERT) {
+      const rows = words.slice(from, from + ROWS_PER_INSERT).map(({ word, tenants, agreement }) => ({ word, tenants, agreementPpm: Math.round(agreement * 1e6) }));
+      tx.insert(sharedPriorWords).values(rows).run();
+    }
+    return true;
+  });
+}
+
+/** The pooled prior the model reads: null where the tenant is not opted in or none was handed to it yet. */
+export function keptSharedPrior(db: LedgerHandle): SharedPrior | null {
+  if (!sharedPriorChoice(db).opted_in) return null;
+  const rows = db.all<{ word: string; tenants: number; agreement_ppm: number }>(sql`SELECT word, tenants, agreement_ppm FROM ${sharedPriorWords}`);
+  if (rows.length === 0) return null;
+  return new Map(rows.map((r) => [r.word, { tenants: r.tenants, agreement: r.agreement_ppm / 1e6 }]));
+}
+
+/**
+ * What the tenant contributes to the pooled prior, from the model's kept examples: null
+ * where it is not opted in; none before its model is first kept.
+ */
+export function sharedPriorContribution(db: LedgerHandle): Contribution[] | null {
+  if (!sharedPriorChoice(db).opted_in) return null;
+  const examples: Examples = new Map();
+  for (const { key, category, lines } of db.select().from(modelExamples).all()) {
+    let perCategory = examples.get(key);
+    if (!perCategory) examples.set(key, (perCategory = new Map()));
+    perCategory.set(category, lines);
+  }
+  return contribution(examples);
+}

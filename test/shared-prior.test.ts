@@ -1,0 +1,115 @@
+/**
+ * The shared merchant prior end to end: a tenant opts in, the daily run sends its
+ * contribution to the index and hands it the pool, and its local model keeps a merchant
+ * other businesses split below the band; opting out takes its contribution back.
+ */
+import { settle } from "../src/errors";
+import { abortAllDurableObjects, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { shareMerchantPrior } from "../src/cron/shared-prior";
+import { pooledPrior, replaceContribution } from "../src/index-db/shared-prior";
+import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
+import { runSyncRequest } from "../src/watcher/watcher";
+import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
+
+const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
+
+async function sync(t: SandboxTenant): Promise<void> {
+  const request = settle(await ledgerOf(t).requestSync(t.tenant, `human:${t.tenant}`));
+  if (request.state !== "recorded") throw new Error(`expected a new request, got ${request.state}`);
+  await runSyncRequest(env, { tenant: t.tenant, requestId: request.requestId }, 1, undefined, null);
+}
+
+const MERCHANTS = [
+  { name: "BLUE BOTTLE COFFEE", category: "Meals", amount: 6.5 },
+  { name: "SHELL OIL", category: "Fuel", amount: 48 },
+  { name: "ADOBE CREATIVE CLOUD", category: "Software", amount: 59.99 },
+  { name: "STRIPE PAYOUT", category: "Sales", amount: -820 },
+];
+
+/** A tenant whose person categorised sixteen lines of each of four merchants: its model decides their next lines. */
+async function tenantWithHistory(): Promise<SandboxTenant> {
+  const t = await createTenant();
+  const history = MERCHANTS.flatMap((m, i) =>
+    Array.from({ length: 16 }, (_, n) => txn(`h${i}-${n}`, { name: `${m.name} #${100 + n * 7}`, amount: Math.round((m.amount + n) * 100) / 100, date: "2026-10-0" + (1 + (n % 9)) })),
+  );
+  await deliver(t.tenant, { accounts: [CHECKING], added: history });
+  await sync(t);
+  for (const row of (await api(rw(t), "/api/v1/transactions?per_page=100")).body.rows) {
+    await judge(t, row.src_id, MERCHANTS.find((m) => row.description.startsWith(m.name))!.category);
+  }
+  return t;
+}
+
+/** Other businesses that opted in and split `word` half and half. */
+async function othersSplit(word: string, tenants = SHARED_PRIOR_TENANTS): Promise<void> {
+  for (let i = 0; i < tenants; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.5 }]);
+}
+
+/** Delivers one new line and syncs it; answers what decided it and its category. */
+async function newLine(t: SandboxTenant, id: string, name: string, amount: number): Promise<{ category: string; engine: string }> {
+  await deliver(t.tenant, { added: [txn(id, { name, amount, date: "2026-11-02" })] });
+  await sync(t);
+  const row = (await api(rw(t), `/api/v1/transactions?q=${encodeURIComponent(name.split(" #")[1]!)}&from=2026-11-01`)).body.rows[0];
+  const why = (await api(rw(t), `/api/v1/transactions/A/${row.src_id}/why`)).body;
+  return { category: row.category, engine: why.engine };
+}
+
+describe("the shared merchant prior", () => {
+  it("is a tenant's choice, off until it opts in, and making the choice that stands appends nothing", async () => {
+    const t = await createTenant();
+    expect((await api(ro(t), "/api/v1/shared-merchant-prior")).body).toEqual({ opted_in: false, chosen_at: null, chosen_by: null, contributed_words: 0 });
+    const chosen = await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ opted_in: true, chosen_by: expect.stringMatching(/^token:/), contributed_words: 0 });
+    const again = await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    expect(again.body.chosen_at).toBe(chosen.body.chosen_at);
+    expect((await api(ro(t), "/api/v1/shared-merchant-prior")).body.opted_in).toBe(true);
+  });
+
+  it("refuses a read-only token's choice and a body that is not a boolean choice, recording nothing", async () => {
+    const t = await createTenant();
+    const readOnly = await api(ro(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body.code).toBe("read_only_token");
+    const notBoolean = await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: "yes" } });
+    expect(notBoolean.status).toBe(400);
+    expect(notBoolean.body.errors.map((e: any) => e.field)).toEqual(["body.opted_in"]);
+    expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.opted_in).toBe(false);
+  });
+
+  it("pools a word only where five tenants or more contributed it", async () => {
+    const word = uniqueSlug("w").replace(/[^a-z]/g, "");
+    for (let i = 0; i < SHARED_PRIOR_TENANTS - 1; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.4 }]);
+    expect((await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === word)).toBeUndefined();
+    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.9 }]);
+    expect((await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === word)).toEqual({ word, tenants: SHARED_PRIOR_TENANTS, agreement: expect.closeTo(0.5, 6) });
+  });
+
+  it("keeps a merchant other businesses split below the band for a tenant that opted in, until it opts out", async () => {
+    const t = await tenantWithHistory();
+    await othersSplit("shell");
+    // Not opted in: the daily run sends nothing and hands nothing; the model decides the station's next line.
+    expect(await shareMerchantPrior(env, t.tenant)).toBeNull();
+    expect(await newLine(t, "s1", "SHELL OIL #5742", 51)).toEqual({ category: "Fuel", engine: "model" });
+
+    // Opted in, before the daily run has handed it the pool: as before.
+    await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    expect(await newLine(t, "s2", "SHELL OIL #5749", 52)).toEqual({ category: "Fuel", engine: "model" });
+    const day = (await shareMerchantPrior(env, t.tenant))!;
+    expect(day.contributed).toBeGreaterThan(0);
+    expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.contributed_words).toBe(day.contributed);
+    // Its sixteen agreeing labels, against others' half and half: the line waits for a person (or the tail).
+    expect(await newLine(t, "s3", "SHELL OIL #5756", 53)).toEqual({ category: "uncategorised", engine: "none" });
+    // A merchant the pool says nothing of is decided as before.
+    expect(await newLine(t, "b1", "BLUE BOTTLE COFFEE #991", 7)).toEqual({ category: "Meals", engine: "model" });
+    // The pool handed over is kept in the ledger: the object starting again reads it.
+    await abortAllDurableObjects();
+    expect(await newLine(t, "s5", "SHELL OIL #5770", 55)).toEqual({ category: "uncategorised", engine: "none" });
+
+    const out = await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: false } });
+    expect(out.body).toMatchObject({ opted_in: false, contributed_words: 0 });
+    expect(await newLine(t, "s4", "SHELL OIL #5763", 54)).toEqual({ category: "Fuel", engine: "model" });
+    expect(await shareMerchantPrior(env, t.tenant)).toBeNull();
+  });
+});
