@@ -57,6 +57,8 @@ export class ModelKeeper {
   private learning: Learning | undefined;
   /** Whether the last learning in slices failed (logged). */
   private failedLast = false;
+  /** The shared merchant prior the tenant opted in to, as last handed to it (read once, until `sharedPriorChanged`). */
+  private shared: SharedPrior | null | undefined;
 
   constructor(
     private readonly db: LedgerDb,
@@ -231,9 +233,6 @@ export class ModelKeeper {
     if (standing.model.size <= FRESH_READS_UP_TO || !inLedger || unfitted.length + inLedger.length > HELD_BACK_AT_MOST) return null;
     return standing.model.holdsBack([...unfitted, ...inLedger]);
   }
-
-  /** The shared merchant prior the tenant opted in to, as last handed to it (read once, until `sharedPriorChanged`). */
-  private shared: SharedPrior | null | undefined;
 
   private sharedPrior(db: LedgerHandle): SharedPrior | null {
     if (this.shared === undefined) this.shared = keptSharedPrior(db);
