@@ -46,6 +46,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   create_rules: 400,
   explain_transaction: 404,
   get_books_currency: 200,
+  get_shared_merchant_prior: 200,
   export_books: 200,
   get_export: 200,
   get_connection: 404,
@@ -80,6 +81,7 @@ const PAST_THE_CHECK: Record<string, number> = {
   revoke_seat: 400,
   run_rules: 200,
   set_books_currency: 400,
+  set_shared_merchant_prior: 400,
   sync_now: 202,
   withdraw_invitation: 400,
 };

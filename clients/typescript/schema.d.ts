@@ -265,6 +265,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared-merchant-prior": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the tenant takes part in the shared merchant prior
+         * @description Whether the tenant takes part in the shared merchant prior, and how many words it contributes. The shared merchant prior is opt-in. A tenant that takes part contributes, for each word that names one merchant in its books on five labelled lines or more, the share of those lines in their most frequent category; nothing else (no line, label, category or amount). Pooled, a word counts only where at least five tenants contributed it. A tenant that takes part has its local model read the pool: a merchant that other businesses split across categories (a warehouse club, a hardware store, a check) stays below the duh band while the tenant's own few labels of it agree. The daily run sends the contribution and hands the pool over; opting out removes the contribution at once and the model stops reading the pool.
+         */
+        get: operations["get_shared_merchant_prior"];
+        put?: never;
+        /**
+         * Opt in to the shared merchant prior, or out
+         * @description Opts the tenant in to the shared merchant prior, or out. The shared merchant prior is opt-in. A tenant that takes part contributes, for each word that names one merchant in its books on five labelled lines or more, the share of those lines in their most frequent category; nothing else (no line, label, category or amount). Pooled, a word counts only where at least five tenants contributed it. A tenant that takes part has its local model read the pool: a merchant that other businesses split across categories (a warehouse club, a hardware store, a check) stays below the duh band while the tenant's own few labels of it agree. The daily run sends the contribution and hands the pool over; opting out removes the contribution at once and the model stops reading the pool. Making the choice that stands appends nothing.
+         */
+        post: operations["set_shared_merchant_prior"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sync-now": {
         parameters: {
             query?: never;
@@ -1760,6 +1784,35 @@ export interface components {
              * @example CAD
              */
             currency: string;
+        };
+        SharedMerchantPrior: {
+            /**
+             * @description Whether the tenant takes part. False until it opts in.
+             * @example true
+             */
+            opted_in: boolean;
+            /**
+             * @description When the choice that stands was made; null while the tenant never chose.
+             * @example 2026-11-28T09:12:00.000Z
+             */
+            chosen_at: string | null;
+            /**
+             * @description Who made it (`human:<tenant>`, `person:<id>` or `token:<tenant>:<kid>`); null while the tenant never chose.
+             * @example human:acme
+             */
+            chosen_by: string | null;
+            /**
+             * @description How many merchant words the tenant contributes to the pool now (updated by the daily run; 0 when not opted in).
+             * @example 42
+             */
+            contributed_words: number;
+        };
+        SharedMerchantPriorSet: {
+            /**
+             * @description Whether the tenant takes part in the shared merchant prior.
+             * @example true
+             */
+            opted_in: boolean;
         };
         SyncRequest: {
             /**
@@ -5189,6 +5242,219 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BooksCurrency"];
+                };
+            };
+            /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "invalid_request" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `read_only_token`: A read-only token on a write. `role_refused`: A person's session whose role in the tenant does not pass the operation's credential rule: a viewer on a write, a bookkeeper on what only the owner does (tokens, grants, people, destinations, phone, banks). `cross_origin`: A session request that changes something, sent from another origin. `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "read_only_token" | "role_refused" | "cross_origin" | "auditor_scope";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: A body not declared `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    get_shared_merchant_prior: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's choice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedMerchantPrior"];
+                };
+            };
+            /** @description `credential_missing`: No credential was sent (the answer carries `WWW-Authenticate: Bearer`). `credential_refused`: The credential is unknown, expired, revoked or malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "credential_missing" | "credential_refused";
+                    };
+                };
+            };
+            /** @description `auditor_scope`: An auditor grant token anywhere but the auditor view and the parity verdicts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "auditor_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: The general rate limits per credential and per client address, and the public operations' own limits per client address (sign-ups, password resets) (with `Retry-After`). 600 requests per 10 s per credential, 1,200 per 10 s per client address. Nothing was done; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: A fault of ours; nothing internal is named, and it was logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /**
+                         * @description Why, as a stable word (docs/errors.md).
+                         * @enum {string}
+                         */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    set_shared_merchant_prior: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SharedMerchantPriorSet"];
+            };
+        };
+        responses: {
+            /** @description The tenant's choice as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedMerchantPrior"];
                 };
             };
             /** @description `invalid_request`: A field is refused; `errors` lists every one: `field` (`body.rules.3.category`, `query.per_page`, `path.src_id`), `message`, and the issue `code`. `malformed_json`: The body is not JSON (whitespace alone included). */
