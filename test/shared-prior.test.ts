@@ -41,9 +41,10 @@ async function tenantWithHistory(): Promise<SandboxTenant> {
   return t;
 }
 
-/** Other businesses that opted in and split `word` half and half. */
+/** Other businesses that opted in and split `word` half and half; they agree on sixty other merchants, so the pool is larger than one statement's bound values. */
 async function othersSplit(word: string, tenants = SHARED_PRIOR_TENANTS): Promise<void> {
-  for (let i = 0; i < tenants; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.5 }]);
+  const agreed = Array.from({ length: 60 }, (_, i) => ({ word: `agreed${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`, agreement: 1 }));
+  for (let i = 0; i < tenants; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.5 }, ...agreed]);
 }
 
 /** Delivers one new line and syncs it; answers what decided it and its category. */

@@ -7,6 +7,7 @@ import { desc, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import { modelExamples, sharedPriorChoices, sharedPriorWords } from "../store/schema";
 import type { Examples } from "./evidence";
+import { jsonArrays } from "./local-model";
 import { contribution, type Contribution, type SharedMerchant, type SharedPrior } from "./shared-prior";
 
 export interface SharedPriorChoice {
@@ -20,9 +21,6 @@ export interface SharedPriorChoice {
 export interface PooledWord extends SharedMerchant {
   word: string;
 }
-
-/** Rows a statement inserts at most: four bound values each, under SQLite's limit on a statement's values. */
-const ROWS_PER_INSERT = 200;
 
 export function sharedPriorChoice(db: LedgerHandle): SharedPriorChoice {
   const chosen = db.select().from(sharedPriorChoices).orderBy(desc(sharedPriorChoices.id)).limit(1).get();
@@ -48,9 +46,9 @@ export function keepPooledPrior(db: LedgerDb, words: readonly PooledWord[]): boo
   return db.transaction((tx) => {
     if (!sharedPriorChoice(tx).opted_in) return false;
     tx.delete(sharedPriorWords).run();
-    for (let from = 0; from < words.length; from += ROWS_PER_INSERT) {
-      const rows = words.slice(from, from + ROWS_PER_INSERT).map(({ word, tenants, agreement }) => ({ word, tenants, agreementPpm: Math.round(agreement * 1e6) }));
-      tx.insert(sharedPriorWords).values(rows).run();
+    // As JSON arrays, one bound value each: a Durable Object's SQLite binds at most 100 values to a statement.
+    for (const chunk of jsonArrays(words.map(({ word, tenants, agreement }) => [word, tenants, Math.round(agreement * 1e6)]))) {
+      tx.run(sql`INSERT INTO ${sharedPriorWords} (word, tenants, agreement_ppm) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${chunk})`);
     }
     return true;
   });
