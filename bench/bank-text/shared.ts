@@ -5,7 +5,7 @@
  * (src/ledger/model/shared-prior.ts).
  */
 import { lineKey } from "../../src/ledger/model/features";
-import type { Examples } from "../../src/ledger/model/evidence";
+import { Evidence } from "../../src/ledger/model/evidence";
 import { contribution, pool, type SharedPrior } from "../../src/ledger/model/shared-prior";
 import { makeBook } from "./book";
 import { STYLE_NAMES } from "./styles";
@@ -15,14 +15,9 @@ export function sharedPriorOf(seeds: readonly number[]): SharedPrior {
     seeds.map((seed) => {
       const book = makeBook(seed);
       const style = STYLE_NAMES[seed % STYLE_NAMES.length]!;
-      const examples: Examples = new Map();
-      for (const line of book.lines[style].slice(0, book.training)) {
-        const key = lineKey(line);
-        let perCategory = examples.get(key);
-        if (!perCategory) examples.set(key, (perCategory = new Map()));
-        perCategory.set(line.category, (perCategory.get(line.category) ?? 0) + 1);
-      }
-      return contribution(examples);
+      const evidence = new Evidence();
+      for (const line of book.lines[style].slice(0, book.training)) evidence.learn({ key: lineKey(line), category: line.category }, 1);
+      return contribution(evidence.examples);
     }),
   );
 }

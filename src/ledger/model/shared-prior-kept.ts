@@ -6,7 +6,7 @@
 import { desc, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "../store/db";
 import { modelExamples, sharedPriorChoices, sharedPriorWords } from "../store/schema";
-import type { Examples } from "./evidence";
+import { Evidence } from "./evidence";
 import { jsonArrays } from "./local-model";
 import { contribution, type Contribution, type SharedMerchant, type SharedPrior } from "./shared-prior";
 
@@ -68,11 +68,7 @@ export function keptSharedPrior(db: LedgerHandle): SharedPrior | null {
  */
 export function sharedPriorContribution(db: LedgerHandle): Contribution[] | null {
   if (!sharedPriorChoice(db).opted_in) return null;
-  const examples: Examples = new Map();
-  for (const { key, category, lines } of db.select().from(modelExamples).all()) {
-    let perCategory = examples.get(key);
-    if (!perCategory) examples.set(key, (perCategory = new Map()));
-    perCategory.set(category, lines);
-  }
-  return contribution(examples);
+  const evidence = new Evidence();
+  for (const { key, category, lines } of db.select().from(modelExamples).all()) evidence.learn({ key, category }, lines);
+  return contribution(evidence.examples);
 }

@@ -1,7 +1,7 @@
 /** The shared merchant prior: what a tenant contributes, what is pooled, and how far it holds a line's confidence. */
 import { describe, expect, it } from "vitest";
 import { LocalModel } from "./classifier";
-import type { Examples } from "./evidence";
+import { Evidence, type Examples } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import type { MerchantHistory } from "./history";
 import { contribution, pool, SHARED_PRIOR_LINES, SHARED_PRIOR_TENANTS, sharedCap, type SharedPrior } from "./shared-prior";
@@ -10,14 +10,9 @@ const facts = (description: string, amountCents = -2_000, accountId = "checking"
 
 /** Examples of labelled lines, as a tenant's evidence keeps them. */
 function examplesOf(labelled: [string, string][]): Examples {
-  const examples: Examples = new Map();
-  labelled.forEach(([description, category], i) => {
-    const key = lineKey(facts(description, -1_000 - 37 * i));
-    let perCategory = examples.get(key);
-    if (!perCategory) examples.set(key, (perCategory = new Map()));
-    perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
-  });
-  return examples;
+  const evidence = new Evidence();
+  labelled.forEach(([description, category], i) => evidence.learn({ key: lineKey(facts(description, -1_000 - 37 * i)), category }, 1));
+  return evidence.examples;
 }
 const times = (n: number, description: string, category: string): [string, string][] => Array.from({ length: n }, () => [description, category]);
 
