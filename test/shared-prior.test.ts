@@ -7,7 +7,7 @@ import { settle } from "../src/errors";
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { shareMerchantPrior } from "../src/cron/shared-prior";
-import { pooledPrior, replaceContribution } from "../src/index-db/shared-prior";
+import { contributedWords, pooledPrior, replaceContribution } from "../src/index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
@@ -77,6 +77,14 @@ describe("the shared merchant prior", () => {
     expect(notBoolean.status).toBe(400);
     expect(notBoolean.body.errors.map((e: any) => e.field)).toEqual(["body.opted_in"]);
     expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.opted_in).toBe(false);
+  });
+
+  it("removes in the daily run a contribution left in the index by a tenant that is not opted in", async () => {
+    const t = await createTenant();
+    // What an opt-out landing between a daily run's read of the contribution and its write leaves.
+    await replaceContribution(env.INDEX_DB, t.tenant, [{ word: "shell", agreement: 1 }]);
+    expect(await shareMerchantPrior(env, t.tenant)).toBeNull();
+    expect(await contributedWords(env.INDEX_DB, t.tenant)).toBe(0);
   });
 
   it("pools a word only where five tenants or more contributed it", async () => {

@@ -5,7 +5,7 @@
  */
 import { settle } from "../errors";
 import { ledgerOf, type Env } from "../env";
-import { pooledPrior, replaceContribution } from "../index-db/shared-prior";
+import { pooledPrior, removeContribution, replaceContribution } from "../index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../ledger/model/shared-prior";
 
 /** What the day did: null where the tenant is not opted in. */
@@ -14,13 +14,19 @@ export interface SharedPriorDay {
   pooled: number;
 }
 
+/**
+ * A tenant that is not opted in has its contribution removed as well: an opt-out landing
+ * between this run's read of the contribution and its write to the index (the opt-out's own
+ * removal then comes first) would otherwise leave the contribution there for good.
+ */
 export async function shareMerchantPrior(env: Env, tenant: string): Promise<SharedPriorDay | null> {
   const ledger = ledgerOf(env, tenant);
   const words = settle(await ledger.sharedPriorContribution());
-  if (words === null) return null;
-  await replaceContribution(env.INDEX_DB, tenant, words);
-  const pooled = await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS);
-  // The tenant may have opted out since its contribution was read: then nothing is kept, and its opt-out removed the contribution.
-  if (!settle(await ledger.keepPooledPrior(pooled))) return null;
-  return { contributed: words.length, pooled: pooled.length };
+  if (words !== null) {
+    await replaceContribution(env.INDEX_DB, tenant, words);
+    const pooled = await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS);
+    if (settle(await ledger.keepPooledPrior(pooled))) return { contributed: words.length, pooled: pooled.length };
+  }
+  await removeContribution(env.INDEX_DB, tenant);
+  return null;
 }
