@@ -1,16 +1,22 @@
 /**
  * The shared merchant prior end to end: a tenant opts in, the daily run sends its
  * contribution to the index and hands it the pool, and its local model keeps a merchant
- * other businesses split below the band; opting out takes its contribution back.
+ * other businesses split below the band, and decides a new tenant's line of a merchant
+ * many businesses file under a category of a name it keeps; opting out takes its
+ * contribution back.
  */
 import { settle } from "../src/errors";
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { shareMerchantPrior } from "../src/cron/shared-prior";
-import { contributedWords, pooledPrior, replaceContribution } from "../src/index-db/shared-prior";
+import { contributedWords, pooledPrior, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
+
+/** What another tenant contributes: its words, and the shared names of its categories. */
+const contributing = (words: ContributedWord[], categories: string[] = []) => ({ words, categories });
+const word = (word: string, agreement: number, category: string | null = null): ContributedWord => ({ word, agreement, category });
 
 const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
 
@@ -43,8 +49,8 @@ async function tenantWithHistory(): Promise<SandboxTenant> {
 
 /** Other businesses that opted in and split `word` half and half; they agree on sixty other merchants, so the pool is larger than one statement's bound values. */
 async function othersSplit(word: string, tenants = SHARED_PRIOR_TENANTS): Promise<void> {
-  const agreed = Array.from({ length: 60 }, (_, i) => ({ word: `agreed${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`, agreement: 1 }));
-  for (let i = 0; i < tenants; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.5 }, ...agreed]);
+  const agreed = Array.from({ length: 60 }, (_, i) => ({ word: `agreed${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`, agreement: 1, category: null }));
+  for (let i = 0; i < tenants; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([{ word, agreement: 0.5, category: null }, ...agreed]));
 }
 
 /** Delivers one new line and syncs it; answers what decided it and its category. */
@@ -82,17 +88,53 @@ describe("the shared merchant prior", () => {
   it("removes in the daily run a contribution left in the index by a tenant that is not opted in", async () => {
     const t = await createTenant();
     // What an opt-out landing between a daily run's read of the contribution and its write leaves.
-    await replaceContribution(env.INDEX_DB, t.tenant, [{ word: "shell", agreement: 1 }]);
+    await replaceContribution(env.INDEX_DB, t.tenant, contributing([word("shell", 1)]));
     expect(await shareMerchantPrior(env, t.tenant)).toBeNull();
     expect(await contributedWords(env.INDEX_DB, t.tenant)).toBe(0);
   });
 
-  it("pools a word only where five tenants or more contributed it", async () => {
-    const word = uniqueSlug("w").replace(/[^a-z]/g, "");
-    for (let i = 0; i < SHARED_PRIOR_TENANTS - 1; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.4 }]);
-    expect((await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === word)).toBeUndefined();
-    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), [{ word, agreement: 0.9 }]);
-    expect((await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === word)).toEqual({ word, tenants: SHARED_PRIOR_TENANTS, agreement: expect.closeTo(0.5, 6) });
+  it("pools a word only where five tenants or more contributed it, and its category only where five file it under one name", async () => {
+    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const pooled = async () => (await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === w);
+    for (let i = 0; i < SHARED_PRIOR_TENANTS - 1; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    expect(await pooled()).toBeUndefined();
+    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 0.6)], ["software", "meals"]));
+    expect(await pooled()).toEqual({ word: w, tenants: SHARED_PRIOR_TENANTS, agreement: expect.closeTo(0.92, 6), category: null, categoryTenants: 0, namingTenants: 0 });
+    // A fifth files it under software; of the six, the five and the one that splits it keep a category of that name.
+    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    expect(await pooled()).toEqual({
+      word: w,
+      tenants: SHARED_PRIOR_TENANTS + 1,
+      agreement: expect.closeTo(0.9333, 3),
+      category: "software",
+      categoryTenants: SHARED_PRIOR_TENANTS,
+      namingTenants: SHARED_PRIOR_TENANTS + 1,
+    });
+  });
+
+  it("decides a new tenant's line of a merchant the others file under a category of a name it keeps, citing the prior", async () => {
+    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    // Thirty businesses file the merchant under "Software" (as they write it), and keep that name: in the band.
+    for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software", "meals"]));
+    const t = await createTenant();
+    await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "SOFTWARE", header: "expense" } });
+    await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    await deliver(t.tenant, { accounts: [CHECKING], added: [] });
+    await sync(t);
+    expect(await shareMerchantPrior(env, t.tenant)).toMatchObject({ contributed: 0 });
+    await deliver(t.tenant, { added: [txn("g1", { name: `${w.toUpperCase()} INC #4411`, amount: 21, date: "2026-11-02" })] });
+    await sync(t);
+    const row = (await api(rw(t), `/api/v1/transactions?q=4411&from=2026-11-01`)).body.rows[0];
+    expect(row.category).toBe("SOFTWARE");
+    const why = (await api(rw(t), `/api/v1/transactions/A/${row.src_id}/why`)).body;
+    expect(why.engine).toBe("model");
+    expect(JSON.stringify(why)).toContain("shared-prior");
+
+    // Opted out: the next line of the merchant waits for a person.
+    await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: false } });
+    await deliver(t.tenant, { added: [txn("g2", { name: `${w.toUpperCase()} INC #4412`, amount: 22, date: "2026-11-03" })] });
+    await sync(t);
+    expect((await api(rw(t), `/api/v1/transactions?q=4412&from=2026-11-01`)).body.rows[0].category).toBe("uncategorised");
   });
 
   it("keeps a merchant other businesses split below the band for a tenant that opted in, until it opts out", async () => {

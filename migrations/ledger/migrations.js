@@ -34,6 +34,7 @@ import m0031 from './0031_oracle_runs_append_only.sql';
 import m0032 from './0032_model_evidence_afresh.sql';
 import m0033 from './0033_decisions_by_person.sql';
 import m0034 from './0034_shared_prior.sql';
+import m0035 from './0035_shared_prior_categories.sql';
 
   export default {
     journal,
@@ -72,7 +73,8 @@ m0030,
 m0031,
 m0032,
 m0033,
-m0034
+m0034,
+m0035
     }
   }
   

@@ -21,11 +21,11 @@ export interface SharedPriorDay {
  */
 export async function shareMerchantPrior(env: Env, tenant: string): Promise<SharedPriorDay | null> {
   const ledger = ledgerOf(env, tenant);
-  const words = settle(await ledger.sharedPriorContribution());
-  if (words !== null) {
-    await replaceContribution(env.INDEX_DB, tenant, words);
+  const contribution = settle(await ledger.sharedPriorContribution());
+  if (contribution !== null) {
+    await replaceContribution(env.INDEX_DB, tenant, contribution);
     const pooled = await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS);
-    if (settle(await ledger.keepPooledPrior(pooled))) return { contributed: words.length, pooled: pooled.length };
+    if (settle(await ledger.keepPooledPrior(pooled))) return { contributed: contribution.words.length, pooled: pooled.length };
   }
   await removeContribution(env.INDEX_DB, tenant);
   return null;

@@ -456,8 +456,9 @@ export type Role = (typeof ROLES)[number];
 /**
  * What each tenant that opted in to the shared merchant prior contributes
  * (src/ledger/model/shared-prior.ts): per merchant word, the share of its labelled lines
- * in their most frequent category. Replaced whole by the tenant's daily run, removed when
- * it opts out; read only pooled over five tenants or more (src/index-db/shared-prior.ts).
+ * in their most frequent category, and that category's shared name where it files nearly
+ * all of them there. Replaced whole by the tenant's daily run, removed when it opts out;
+ * read only pooled over five tenants or more (src/index-db/shared-prior.ts).
  */
 export const sharedPriorContributions = sqliteTable(
   "shared_prior_contributions",
@@ -466,6 +467,22 @@ export const sharedPriorContributions = sqliteTable(
     word: text("word").notNull(),
     /** The share, in millionths. */
     agreementPpm: integer("agreement_ppm").notNull(),
+    /** The category's shared name where the tenant files the word's lines under one (src/ledger/model/shared-prior.ts); null otherwise. */
+    category: text("category"),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.word] }), index("shared_prior_contributions_word").on(t.word)],
+);
+
+/**
+ * The shared names of each opted-in tenant's categories, beside its contribution: how many
+ * of the tenants that have a merchant also have a category of the name most of them file it
+ * under (the pooled category's confidence). Kept and removed with the contribution.
+ */
+export const sharedPriorCategories = sqliteTable(
+  "shared_prior_categories",
+  {
+    tenantId: text("tenant_id").notNull(),
+    category: text("category").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.category] })],
 );

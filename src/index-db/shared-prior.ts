@@ -2,59 +2,111 @@
  * The shared merchant prior across tenants (src/ledger/model/shared-prior.ts says what it
  * is): each opted-in tenant's contribution, replaced whole by its daily run and removed
  * when it opts out, and the pooled prior, which names a word only where at least
- * `atLeast` tenants contributed it and holds only their count and mean agreement.
+ * `atLeast` tenants contributed it and holds only their count and mean agreement, and a
+ * category's shared name only where at least `atLeast` of them file the word under it.
  */
 import { eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { sharedPriorContributions } from "./schema";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import { sharedPriorCategories, sharedPriorContributions } from "./schema";
 
-/** One tenant's word: the share of its labelled lines with the word in their most frequent category. */
+/** One tenant's word: the share of its labelled lines with the word in their most frequent category, and that category's shared name where it files them there. */
 export interface ContributedWord {
   word: string;
   agreement: number;
+  category: string | null;
 }
 
-/** A pooled word: how many tenants contributed it, and the mean of their shares. */
+/** One tenant's contribution: its words, and the shared names of its categories. */
+export interface Contribution {
+  words: readonly ContributedWord[];
+  categories: readonly string[];
+}
+
+/**
+ * A pooled word: how many tenants contributed it, the mean of their shares, the category
+ * most of them file it under (where `atLeast` do), how many do, and how many of them have
+ * a category of that name.
+ */
 export interface PooledWord extends ContributedWord {
   tenants: number;
+  categoryTenants: number;
+  namingTenants: number;
 }
 
-/** Rows one statement inserts: three bound values each, under D1's 100 per statement. */
-const ROWS_PER_INSERT = 33;
+/** Bound values per statement: D1 takes at most 100. */
+const BOUND_VALUES = 99;
 
-/** Replaces the tenant's contribution with these words, in one batch (all or nothing). */
-export async function replaceContribution(db: D1Database, tenant: string, words: readonly ContributedWord[]): Promise<void> {
+/** Replaces the tenant's contribution with this one, in one batch (all or nothing). */
+export async function replaceContribution(db: D1Database, tenant: string, { words, categories }: Contribution): Promise<void> {
   const d1 = drizzle(db);
-  const inserts = [];
-  for (let from = 0; from < words.length; from += ROWS_PER_INSERT) {
-    const rows = words.slice(from, from + ROWS_PER_INSERT).map(({ word, agreement }) => ({ tenantId: tenant, word, agreementPpm: Math.round(agreement * 1e6) }));
-    inserts.push(d1.insert(sharedPriorContributions).values(rows));
-  }
-  await d1.batch([d1.delete(sharedPriorContributions).where(eq(sharedPriorContributions.tenantId, tenant)), ...inserts]);
+  const wordRows = words.map(({ word, agreement, category }) => ({ tenantId: tenant, word, agreementPpm: Math.round(agreement * 1e6), category }));
+  const categoryRows = categories.map((category) => ({ tenantId: tenant, category }));
+  await d1.batch([
+    d1.delete(sharedPriorContributions).where(eq(sharedPriorContributions.tenantId, tenant)),
+    d1.delete(sharedPriorCategories).where(eq(sharedPriorCategories.tenantId, tenant)),
+    ...chunks(wordRows, Math.floor(BOUND_VALUES / 4)).map((rows) => d1.insert(sharedPriorContributions).values(rows)),
+    ...chunks(categoryRows, Math.floor(BOUND_VALUES / 2)).map((rows) => d1.insert(sharedPriorCategories).values(rows)),
+  ]);
 }
 
 /** Removes the tenant's contribution (it opted out). */
 export async function removeContribution(db: D1Database, tenant: string): Promise<void> {
-  await drizzle(db).delete(sharedPriorContributions).where(eq(sharedPriorContributions.tenantId, tenant));
+  const d1 = drizzle(db);
+  await d1.batch([
+    d1.delete(sharedPriorContributions).where(eq(sharedPriorContributions.tenantId, tenant)),
+    d1.delete(sharedPriorCategories).where(eq(sharedPriorCategories.tenantId, tenant)),
+  ]);
 }
 
 /** How many words the tenant contributes now. */
 export async function contributedWords(db: D1Database, tenant: string): Promise<number> {
-  const row = await drizzle(db)
-    .select({ n: sql<number>`count(*)` })
-    .from(sharedPriorContributions)
-    .where(eq(sharedPriorContributions.tenantId, tenant))
-    .get();
-  return row?.n ?? 0;
+  return (await contributedWordsQuery(drizzle(db), tenant))[0]?.n ?? 0;
 }
 
-/** The pooled prior: every word at least `atLeast` tenants contributed, with their number and mean agreement. */
+/** `contributedWords` as a query, for a batch. */
+export function contributedWordsQuery(d1: DrizzleD1Database, tenant: string) {
+  return d1.select({ n: sql<number>`count(*)` }).from(sharedPriorContributions).where(eq(sharedPriorContributions.tenantId, tenant));
+}
+
+/**
+ * The pooled prior: every word at least `atLeast` tenants contributed, with their number
+ * and mean agreement; and the category most of them file it under where `atLeast` do, with
+ * how many do and how many of the word's tenants have a category of that name.
+ */
 export async function pooledPrior(db: D1Database, atLeast: number): Promise<PooledWord[]> {
-  const rows = await drizzle(db)
-    .select({ word: sharedPriorContributions.word, tenants: sql<number>`count(*)`, agreementPpm: sql<number>`avg(${sharedPriorContributions.agreementPpm})` })
-    .from(sharedPriorContributions)
-    .groupBy(sharedPriorContributions.word)
-    .having(sql`count(*) >= ${atLeast}`)
-    .all();
-  return rows.map(({ word, tenants, agreementPpm }) => ({ word, tenants, agreement: agreementPpm / 1e6 }));
+  const { results } = await db
+    .prepare(
+      `WITH words AS (
+         SELECT word, count(*) AS tenants, avg(agreement_ppm) AS agreement_ppm FROM shared_prior_contributions GROUP BY word HAVING count(*) >= ?1
+       ), filed AS (
+         SELECT word, category, count(*) AS tenants, row_number() OVER (PARTITION BY word ORDER BY count(*) DESC, category) AS rank
+         FROM shared_prior_contributions WHERE category IS NOT NULL AND word IN (SELECT word FROM words)
+         GROUP BY word, category HAVING count(*) >= ?1
+       ), named AS (
+         SELECT filed.word, count(*) AS tenants FROM filed
+         JOIN shared_prior_contributions c ON c.word = filed.word
+         JOIN shared_prior_categories n ON n.tenant_id = c.tenant_id AND n.category = filed.category
+         WHERE filed.rank = 1 GROUP BY filed.word
+       )
+       SELECT words.word, words.tenants, words.agreement_ppm, filed.category, coalesce(filed.tenants, 0) AS category_tenants,
+         coalesce(named.tenants, 0) AS naming_tenants
+       FROM words LEFT JOIN filed ON filed.word = words.word AND filed.rank = 1 LEFT JOIN named ON named.word = words.word
+       ORDER BY words.word`,
+    )
+    .bind(atLeast)
+    .all<{ word: string; tenants: number; agreement_ppm: number; category: string | null; category_tenants: number; naming_tenants: number }>();
+  return results.map((r) => ({
+    word: r.word,
+    tenants: r.tenants,
+    agreement: r.agreement_ppm / 1e6,
+    category: r.category,
+    categoryTenants: r.category_tenants,
+    namingTenants: r.naming_tenants,
+  }));
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let from = 0; from < items.length; from += size) out.push(items.slice(from, from + size));
+  return out;
 }

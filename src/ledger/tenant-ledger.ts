@@ -176,7 +176,7 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     this.model.sharedPriorChanged();
     return ok(choice);
   }
-  sharedPriorContribution(): Outcome<Contribution[] | null> {
+  sharedPriorContribution(): Outcome<Contribution | null> {
     return ok(sharedPrior.sharedPriorContribution(this.db));
   }
   keepPooledPrior(words: sharedPrior.PooledWord[]): Outcome<boolean> {

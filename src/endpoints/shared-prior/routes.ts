@@ -1,16 +1,19 @@
-import { settle } from "../../errors";
-import { contributedWords, removeContribution } from "../../index-db/shared-prior";
 import { defineEndpoint } from "../define";
+import { chooseSharedPrior, sharedPriorStanding } from "./choice";
 import { sharedPriorBody, sharedPriorResponse } from "./schema";
 
 const WHAT_IT_IS =
   "The shared merchant prior is opt-in. A tenant that takes part contributes, for each word that names one merchant in " +
-  "its books on five labelled lines or more, the share of those lines in their most frequent category; nothing else (no " +
-  "line, label, category or amount). Pooled, a word counts only where at least five tenants contributed it. A tenant that " +
-  "takes part has its local model read the pool: a merchant that other businesses split across categories (a warehouse " +
-  "club, a hardware store, a check) stays below the duh band while the tenant's own few labels of it agree. The daily run " +
-  "sends the contribution and hands the pool over; opting out removes the contribution at once and the model stops " +
-  "reading the pool.";
+  "its books on five labelled lines or more, the share of those lines in their most frequent category and, where nearly " +
+  "all of them are in one, that category's name (folded: case, spacing and '&' for 'and' aside); and the folded names of " +
+  "its categories. Nothing else: no line, label or amount. Pooled, a word counts only where at least five tenants " +
+  "contributed it, and a category name only where at least five file the word under it. A tenant that takes part has its " +
+  "local model read the pool: a merchant that other businesses split across categories (a warehouse club, a hardware " +
+  "store, a check) stays below the duh band while the tenant's own few labels of it agree; and a line of a merchant its " +
+  "own labels do not show takes the category most others file it under, where the tenant keeps a category of that name, " +
+  "as sure as the share of the businesses keeping that name that file it there (the decision's model_version then ends in " +
+  "`shared-prior`). The daily run sends the contribution and hands the pool over; opting out removes the contribution at " +
+  "once and the model stops reading the pool.";
 
 export const getSharedPrior = defineEndpoint({
   operationId: "get_shared_merchant_prior",
@@ -22,8 +25,7 @@ export const getSharedPrior = defineEndpoint({
   credential: "read",
   success: { status: 200, description: "The tenant's choice.", schema: sharedPriorResponse },
   async handler({ ledger, env, caller }) {
-    const choice = settle(await ledger.sharedPriorChoice());
-    return { ...choice, contributed_words: choice.opted_in ? await contributedWords(env.INDEX_DB, caller.tenant.id) : 0 };
+    return sharedPriorStanding(env, ledger, caller.tenant.id);
   },
 });
 
@@ -39,8 +41,6 @@ export const setSharedPrior = defineEndpoint({
   body: sharedPriorBody,
   success: { status: 200, description: "The tenant's choice as it now stands.", schema: sharedPriorResponse },
   async handler({ ledger, env, caller, body }) {
-    const choice = settle(await ledger.chooseSharedPrior(body.opted_in, caller.actor));
-    if (!choice.opted_in) await removeContribution(env.INDEX_DB, caller.tenant.id);
-    return { ...choice, contributed_words: choice.opted_in ? await contributedWords(env.INDEX_DB, caller.tenant.id) : 0 };
+    return chooseSharedPrior(env, ledger, caller.tenant.id, body.opted_in, caller.actor);
   },
 });

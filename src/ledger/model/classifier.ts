@@ -31,7 +31,7 @@ import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import { Fit, INPUT, INPUTS } from "./fit";
 import { fnv, heldOutPairs } from "./held-out";
-import { sharedCap, type SharedPrior } from "./shared-prior";
+import { sharedCap, sharedGuess, type SharedPrior } from "./shared-prior";
 
 export type { EvidenceRows, Example } from "./evidence";
 
@@ -39,6 +39,8 @@ export interface Prediction {
   category: string;
   /** Calibrated: the precision observed at this evidence on held-out data (at most what the shared merchant prior allows). */
   confidence: number;
+  /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant). */
+  byOthers?: true;
 }
 
 /** The default duh band: the model decides a line at this calibrated confidence or above. */
@@ -106,6 +108,8 @@ export class LocalModel {
   private personChanged: { key: string; change: number }[] = [];
   /** The shared merchant prior the tenant opted in to (shared-prior.ts); null without. */
   private sharedPrior: SharedPrior | null = null;
+  /** The tenant's categories by their shared names (`sharedCategoryName`), which the prior's categories are read as. */
+  private sharedCategories: ReadonlyMap<string, string> = new Map();
 
   /** A model learnt from these examples and these lines' keys. */
   static train(examples: readonly Example[], lineKeys: readonly string[] = examples.map((e) => e.key)): LocalModel {
@@ -175,9 +179,19 @@ export class LocalModel {
     return versionOf(this.fitIsStale() ? { size: this.size, keys: this.evidence.lines.size, hash: this.hash } : this.fit!);
   }
 
-  /** Reads other tenants' agreement on merchants from now on (null: no more). */
-  useSharedPrior(prior: SharedPrior | null): void {
+  /**
+   * Reads what other tenants say of merchants from now on (null: no more): how far they
+   * agree, and for a merchant the tenant's labels do not show, the category they file it
+   * under where the tenant has one of that name (`categories`: shared name -> the tenant's).
+   */
+  useSharedPrior(prior: SharedPrior | null, categories: ReadonlyMap<string, string> = new Map()): void {
     this.sharedPrior = prior;
+    this.sharedCategories = categories;
+  }
+
+  /** Whether a shared merchant prior is read (`useSharedPrior`). */
+  get readsSharedPrior(): boolean {
+    return this.sharedPrior !== null;
   }
 
   /** Names the standing fit, which `predictAsFitted` predicts from (null before the first). */
@@ -250,7 +264,7 @@ export class LocalModel {
   }
 
   predictKey(key: string): Prediction | null {
-    this.refitIfStale();
+    if (this.size > 0) this.refitIfStale();
     return this.predictAsFitted(key);
   }
 
@@ -261,10 +275,19 @@ export class LocalModel {
    */
   predictAsFitted(key: string): Prediction | null {
     const fit = this.fit?.model;
-    if (!fit) return null;
+    if (!fit || this.size === 0) return this.othersSay(key);
     const corpus = this.evidence.currentCorpus();
     const { best, inputs, history } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
-    return { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior)) };
+    const own = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior)) };
+    // The others' word counts only for a merchant no label of the tenant's shows.
+    const others = history === null ? this.othersSay(key) : null;
+    return others && others.confidence > own.confidence ? others : own;
+  }
+
+  /** What the shared prior says of a line whose merchant the tenant's labels do not show; null without one. */
+  private othersSay(key: string): Prediction | null {
+    const guess = this.sharedPrior ? sharedGuess(key, this.sharedPrior, this.sharedCategories) : null;
+    return guess && { ...guess, byOthers: true };
   }
 
   /**

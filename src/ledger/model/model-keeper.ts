@@ -21,8 +21,9 @@ import type { UndecidedLine } from "../books/undecided";
 import type { Pause } from "../slices";
 import type { LedgerDb, LedgerHandle, LedgerTx } from "../store/db";
 import { ok, type Outcome } from "../outcome";
-import type { LocalModel } from "./classifier";
-import type { SharedPrior } from "./shared-prior";
+import { taxonomy } from "../books/categories";
+import { LocalModel } from "./classifier";
+import { sharedCategoryName, type SharedPrior } from "./shared-prior";
 import { keptSharedPrior } from "./shared-prior-kept";
 import {
   catchUpInSlices,
@@ -136,8 +137,10 @@ export class ModelKeeper {
    * Undefined where no model stands.
    */
   forReads(): LocalModel | undefined {
-    const model = this.standingForReads();
-    model?.useSharedPrior(this.sharedPrior(this.db));
+    const prior = this.sharedPrior(this.db);
+    // With no model yet, one that learnt nothing suggests by the shared prior alone.
+    const model = this.standingForReads() ?? (prior ? new LocalModel() : undefined);
+    model?.useSharedPrior(prior, sharedNamesOfTaxonomy(this.db));
     return model;
   }
 
@@ -193,14 +196,14 @@ export class ModelKeeper {
         // A tenant whose rules decided lines so far: its first model is learnt in slices (none
         // where nothing is evidence yet: the feed's first pages, before any rule or label).
         if (evidenceSince(tx, NO_MARKS)) void this.run({ kind: "afresh", byPerson: false });
-        return 0;
+        return this.decideByOthers(tx, lines, bandFloor, at);
       }
       const pending = pendingSince(tx, this.standing);
       if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) void this.run(this.workFor(this.standing, pending));
       else this.standing = currentModel(tx, this.standing);
     }
     const standing = this.standing;
-    if (!standing) return 0;
+    if (!standing) return this.decideByOthers(tx, lines, bandFloor, at);
     // A small model refits in place (milliseconds), as a read does: its few lines' new keys weigh much.
     if (!this.learning && standing.model.refitDue() !== null && standing.model.size <= FRESH_READS_UP_TO) {
       standing.model.refitIfStale();
@@ -209,8 +212,21 @@ export class ModelKeeper {
     const heldBack = this.heldBack(tx);
     if (!heldBack) return 0;
     if (!this.learning && standing.model.refitDue() === "now") void this.run({ kind: "refit", byPerson: true });
-    standing.model.useSharedPrior(this.sharedPrior(tx));
+    standing.model.useSharedPrior(this.sharedPrior(tx), sharedNamesOfTaxonomy(tx));
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
+  }
+
+  /**
+   * Before the tenant's first model: the lines the shared merchant prior's category decides
+   * (where the tenant opted in), by a model that learnt nothing. A person's change waits for
+   * no fit here: until the first model, the ledger holds no label of a person's at all.
+   */
+  private decideByOthers(tx: LedgerTx, lines: UndecidedLine[], bandFloor: number, at: string): number {
+    const prior = this.sharedPrior(tx);
+    if (!prior || personDecidedSince(tx, NO_MARKS)) return 0;
+    const model = new LocalModel();
+    model.useSharedPrior(prior, sharedNamesOfTaxonomy(tx));
+    return decideByModel(tx, model, bandFloor, at, lines);
   }
 
   /**
@@ -323,6 +339,11 @@ export const FRESH_READS_UP_TO = 5_000;
 export const HELD_BACK_AT_MOST = 500;
 
 const NO_MARKS: Marks = { throughSeq: 0, throughEvent: 0, throughLine: 0 };
+
+/** The tenant's live categories by their shared names (`sharedCategoryName`): what the shared prior's categories are read as. */
+function sharedNamesOfTaxonomy(db: LedgerHandle): Map<string, string> {
+  return new Map(taxonomy(db).map(({ name }) => [sharedCategoryName(name), name]));
+}
 
 interface Work {
   kind: "afresh" | "catch-up" | "refit";

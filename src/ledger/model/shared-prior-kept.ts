@@ -5,6 +5,7 @@
  */
 import { desc, sql } from "drizzle-orm";
 import type { LedgerDb, LedgerHandle } from "../store/db";
+import { taxonomy } from "../books/categories";
 import { modelExamples, sharedPriorChoices, sharedPriorWords } from "../store/schema";
 import { Evidence } from "./evidence";
 import { jsonArrays } from "./local-model";
@@ -47,8 +48,11 @@ export function keepPooledPrior(db: LedgerDb, words: readonly PooledWord[]): boo
     if (!sharedPriorChoice(tx).opted_in) return false;
     tx.delete(sharedPriorWords).run();
     // As JSON arrays, one bound value each: a Durable Object's SQLite binds at most 100 values to a statement.
-    for (const chunk of jsonArrays(words.map(({ word, tenants, agreement }) => [word, tenants, Math.round(agreement * 1e6)]))) {
-      tx.run(sql`INSERT INTO ${sharedPriorWords} (word, tenants, agreement_ppm) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${chunk})`);
+    const rows = words.map((w) => [w.word, w.tenants, Math.round(w.agreement * 1e6), w.category, w.categoryTenants, w.namingTenants]);
+    for (const chunk of jsonArrays(rows)) {
+      tx.run(sql`
+        INSERT INTO ${sharedPriorWords} (word, tenants, agreement_ppm, category, category_tenants, naming_tenants)
+        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${chunk})`);
     }
     return true;
   });
@@ -57,18 +61,21 @@ export function keepPooledPrior(db: LedgerDb, words: readonly PooledWord[]): boo
 /** The pooled prior the model reads: null where the tenant is not opted in or none was handed to it yet. */
 export function keptSharedPrior(db: LedgerHandle): SharedPrior | null {
   if (!sharedPriorChoice(db).opted_in) return null;
-  const rows = db.all<{ word: string; tenants: number; agreement_ppm: number }>(sql`SELECT word, tenants, agreement_ppm FROM ${sharedPriorWords}`);
+  const rows = db.select().from(sharedPriorWords).all();
   if (rows.length === 0) return null;
-  return new Map(rows.map((r) => [r.word, { tenants: r.tenants, agreement: r.agreement_ppm / 1e6 }]));
+  return new Map(rows.map(({ word, agreementPpm, ...rest }) => [word, { ...rest, agreement: agreementPpm / 1e6 }]));
 }
 
 /**
- * What the tenant contributes to the pooled prior, from the model's kept examples: null
- * where it is not opted in; none before its model is first kept.
+ * What the tenant contributes to the pooled prior, from the model's kept examples and its
+ * taxonomy: null where it is not opted in; no word before its model is first kept.
  */
-export function sharedPriorContribution(db: LedgerHandle): Contribution[] | null {
+export function sharedPriorContribution(db: LedgerHandle): Contribution | null {
   if (!sharedPriorChoice(db).opted_in) return null;
   const evidence = new Evidence();
   for (const { key, category, lines } of db.select().from(modelExamples).all()) evidence.learn({ key, category }, lines);
-  return contribution(evidence.examples);
+  return contribution(
+    evidence.examples,
+    taxonomy(db).map((entry) => entry.name),
+  );
 }

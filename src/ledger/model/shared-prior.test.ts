@@ -4,7 +4,19 @@ import { LocalModel } from "./classifier";
 import { Evidence, type Examples } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import type { MerchantHistory } from "./history";
-import { contribution, pool, SHARED_PRIOR_LINES, SHARED_PRIOR_TENANTS, sharedCap, type SharedPrior } from "./shared-prior";
+import {
+  contribution,
+  othersConfidence,
+  pool,
+  SHARED_PRIOR_LINES,
+  SHARED_PRIOR_TENANTS,
+  sharedCap,
+  sharedCategoryName,
+  sharedGuess,
+  type SharedMerchant,
+  type SharedPrior,
+} from "./shared-prior";
+import { DEFAULT_DUH_BAND_FLOOR } from "./classifier";
 
 const facts = (description: string, amountCents = -2_000, accountId = "checking"): LineFacts => ({ description, merchantName: null, amountCents, accountId });
 
@@ -16,24 +28,34 @@ function examplesOf(labelled: [string, string][]): Examples {
 }
 const times = (n: number, description: string, category: string): [string, string][] => Array.from({ length: n }, () => [description, category]);
 
+/** A pooled word that nobody files under one category, or that `categoryTenants` file under `category`. */
+const merchant = (tenants: number, agreement: number, category: string | null = null, categoryTenants = 0, namingTenants = categoryTenants): SharedMerchant => ({
+  tenants,
+  agreement,
+  category,
+  categoryTenants,
+  namingTenants,
+});
+
 const history = (agree: number, lines: number, name: string | null): MerchantHistory => ({ merchant: { agree, lines }, band: { agree, lines }, account: { agree, lines }, name });
 
 describe("a tenant's contribution to the shared merchant prior", () => {
   it("gives, per word naming one merchant on five labelled lines or more, the share of them in its most frequent category", () => {
-    const given = contribution(
+    const { words: given } = contribution(
       examplesOf([
         ...times(3, "COSTCO WHSE #0123 OAKLAND CA", "Inventory"),
         ...times(2, "COSTCO WHSE #0456 OAKLAND CA", "Owner draw"),
         ...times(4, "BLUE BOTTLE COFFEE OAKLAND CA", "Meals"),
       ]),
     );
-    expect(given.find((c) => c.word === "costco")).toEqual({ word: "costco", agreement: 0.6 });
+    // Its lines split: no category is named for it.
+    expect(given.find((c) => c.word === "costco")).toEqual({ word: "costco", agreement: 0.6, category: null });
     // Four lines are too few to say anything of a merchant.
     expect(given.find((c) => c.word === "bottle")).toBeUndefined();
   });
 
   it("leaves out a word that names two merchants, and a bank's word beside every merchant", () => {
-    const given = contribution(
+    const { words: given } = contribution(
       examplesOf([
         ...times(5, "PURCHASE MILLER DELI OAKLAND CA", "Meals"),
         ...times(3, "PURCHASE MILLER DENTAL OAKLAND CA", "Owner draw"),
@@ -51,18 +73,21 @@ describe("a tenant's contribution to the shared merchant prior", () => {
 
 describe("the pooled prior", () => {
   it("holds only the words five tenants or more have, with the mean of their agreement and never a tenant's own figure alone", () => {
-    const tenants = Array.from({ length: SHARED_PRIOR_TENANTS }, (_, i) => [
-      { word: "costco", agreement: 0.4 + 0.1 * i },
-      ...(i < SHARED_PRIOR_TENANTS - 1 ? [{ word: "nguyen", agreement: 1 }] : []),
-    ]);
+    const tenants = Array.from({ length: SHARED_PRIOR_TENANTS }, (_, i) => ({
+      words: [
+        { word: "costco", agreement: 0.4 + 0.1 * i, category: null },
+        ...(i < SHARED_PRIOR_TENANTS - 1 ? [{ word: "nguyen", agreement: 1, category: "contractors" }] : []),
+      ],
+      categories: ["contractors", "inventory"],
+    }));
     const prior = pool(tenants);
-    expect(prior.get("costco")).toEqual({ tenants: SHARED_PRIOR_TENANTS, agreement: expect.closeTo(0.6, 10) });
+    expect(prior.get("costco")).toEqual({ tenants: SHARED_PRIOR_TENANTS, agreement: expect.closeTo(0.6, 10), category: null, categoryTenants: 0, namingTenants: 0 });
     expect(prior.has("nguyen")).toBe(false);
   });
 });
 
 describe("the most a line's confidence may be by the prior", () => {
-  const prior: SharedPrior = new Map([["costco", { tenants: 12, agreement: 0.5 }]]);
+  const prior: SharedPrior = new Map([["costco", merchant(12, 0.5)]]);
 
   it("is what the tenant's agreeing labels say with the others' agreement counted as five more lines", () => {
     expect(sharedCap(history(2, 2, "costco"), prior)).toBeCloseTo((2 + SHARED_PRIOR_LINES * 0.5) / (2 + SHARED_PRIOR_LINES));
@@ -98,5 +123,94 @@ describe("the most a line's confidence may be by the prior", () => {
     expect(model.predict(coffee)).toEqual(alone[1]);
     model.useSharedPrior(null);
     expect(model.predict(club)).toEqual(alone[0]);
+  });
+});
+
+describe("the others' category, for a merchant the tenant's labels do not show", () => {
+  it("is contributed by its shared name where a tenant files nine in ten of the merchant's lines under it", () => {
+    const given = contribution(
+      examplesOf([
+        ...times(9, "GITHUB, INC. GITHUB.COM CA", "Dues & Subscriptions"),
+        ...times(1, "GITHUB, INC. GITHUB.COM CA", "Office supplies"),
+        ...times(5, "STARBUCKS STORE 0123 OAKLAND CA", "Meals"),
+      ]),
+      ["Software", "Meals & Entertainment"],
+    );
+    expect(given.words.find((c) => c.word === "github")).toEqual({ word: "github", agreement: 0.9, category: "dues-and-subscriptions" });
+    // Its taxonomy's names, and those its labels use.
+    expect(given.categories).toEqual(["dues-and-subscriptions", "meals", "meals-and-entertainment", "office-supplies", "software"]);
+    expect(sharedCategoryName("Dues and subscriptions")).toBe("dues-and-subscriptions");
+    expect(sharedCategoryName("  dues &  SUBSCRIPTIONS ")).toBe("dues-and-subscriptions");
+    expect(sharedCategoryName("Subscriptions")).not.toBe("dues-and-subscriptions");
+  });
+
+  it("is pooled only where five tenants or more file the word under one name, with how many of the word's tenants have that name", () => {
+    const tenant = (category: string | null, categories = [category ?? "advertising"]) => ({ words: [{ word: "github", agreement: 1, category }], categories });
+    const named = pool([
+      ...Array.from({ length: SHARED_PRIOR_TENANTS }, () => tenant("software")),
+      // One files it elsewhere though it keeps a software category; one has no such category.
+      tenant("subscriptions", ["subscriptions", "software"]),
+      tenant(null),
+    ]);
+    expect(named.get("github")).toEqual({ tenants: SHARED_PRIOR_TENANTS + 2, agreement: 1, category: "software", categoryTenants: SHARED_PRIOR_TENANTS, namingTenants: SHARED_PRIOR_TENANTS + 1 });
+    // Six tenants have the word, but no five of them name its category alike.
+    const split = pool([...Array.from({ length: 3 }, () => tenant("software")), ...Array.from({ length: 3 }, () => tenant("subscriptions"))]);
+    expect(split.get("github")).toEqual({ tenants: 6, agreement: 1, category: null, categoryTenants: 0, namingTenants: 0 });
+  });
+
+  const prior: SharedPrior = new Map([
+    // Of the 20 tenants with GitHub, 16 keep a category named software, and 15 of them file it there.
+    ["github", merchant(20, 1, "software", 15, 16)],
+    ["uber", merchant(30, 0.98)],
+    ["eats", merchant(12, 1, "meals", 12)],
+    ["shell", merchant(9, 1, "fuel", 6)],
+  ]);
+  const ours = new Map([
+    ["software", "Software"],
+    ["meals", "Meals & Entertainment"],
+  ]);
+  const keyOf = (description: string) => lineKey(facts(description));
+
+  it("is the tenant's category of that name", () => {
+    expect(sharedGuess(keyOf("GITHUB, INC. GITHUB.COM CA"), prior, ours)).toEqual({ category: "Software", confidence: othersConfidence(prior.get("github")!) });
+    expect(sharedGuess(keyOf("DD DOORDASH EATS 0932"), prior, ours)).toEqual({ category: "Meals & Entertainment", confidence: othersConfidence(prior.get("eats")!) });
+  });
+
+  it("is as sure as the rule of succession over the tenants that keep the name, one standard deviation low", () => {
+    const unanimous = (tenants: number) => othersConfidence(merchant(tenants, 1, "taxes", tenants));
+    expect(unanimous(12)).toBeCloseTo(12.5 / 13 - Math.sqrt(((12.5 / 13) * (0.5 / 13)) / 14), 10);
+    // A dozen businesses agreeing stays below the band; thirty reach it; one in thirty filing elsewhere keeps it below.
+    expect(unanimous(12)).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(unanimous(30)).toBeGreaterThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(othersConfidence(merchant(30, 1, "taxes", 29, 30))).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // Businesses that file their lines of it in several categories count against it.
+    expect(othersConfidence(merchant(30, 0.9, "taxes", 30))).toBeCloseTo(0.9 * unanimous(30), 10);
+    expect(othersConfidence(merchant(30, 1))).toBe(0);
+  });
+
+  it("says nothing where the others split a word of the line, the tenant has no category of the name, or no word is known", () => {
+    // `UBER` is split between rides and meals: the line is the tenant's to decide.
+    expect(sharedGuess(keyOf("UBER *EATS 8H2K1 HELP.UBER.COM CA"), prior, ours)).toBeNull();
+    expect(sharedGuess(keyOf("SHELL OIL 57442311 OAKLAND CA"), prior, ours)).toBeNull();
+    expect(sharedGuess(keyOf("BLUE BOTTLE COFFEE OAKLAND CA"), prior, ours)).toBeNull();
+  });
+
+  it("decides a new tenant's line with no label at all, and gives way to the tenant's own labels of the merchant", () => {
+    const empty = new LocalModel();
+    expect(empty.predict(facts("GITHUB, INC. GITHUB.COM CA"))).toBeNull();
+    empty.useSharedPrior(prior, ours);
+    expect(empty.predict(facts("GITHUB, INC. GITHUB.COM CA"))).toEqual({ category: "Software", confidence: othersConfidence(prior.get("github")!), byOthers: true });
+
+    // A tenant that files GitHub under advertising: its own labels decide, the others' category is never read.
+    const labelled = [
+      ...Array.from({ length: 6 }, (_, i) => ({ key: lineKey(facts("GITHUB, INC. GITHUB.COM CA", -400 - 100 * i)), category: "Advertising" })),
+      ...Array.from({ length: 6 }, (_, i) => ({ key: lineKey(facts(`ALDER CAFE #${10 + i} OAKLAND CA`, -900 - 50 * i)), category: "Meals & Entertainment" })),
+    ];
+    const model = LocalModel.train(labelled);
+    model.useSharedPrior(prior, new Map([...ours, ["advertising", "Advertising"]]));
+    expect(model.predict(facts("GITHUB, INC. GITHUB.COM CA", -700))).toMatchObject({ category: "Advertising" });
+    expect(model.predict(facts("GITHUB, INC. GITHUB.COM CA", -700))?.byOthers).toBeUndefined();
+    // A merchant its labels do not show is the others'.
+    expect(model.predict(facts("DD DOORDASH EATS 0932"))).toEqual({ category: "Meals & Entertainment", confidence: othersConfidence(prior.get("eats")!), byOthers: true });
   });
 });

@@ -11,8 +11,18 @@
  * history (overall, in the line's amount band and in its account) is the evidence, as
  * without the prior. There, the line's confidence is at most what its labels say with the
  * others' agreement counted as `SHARED_PRIOR_LINES` more lines (`sharedCap`).
+ *
+ * Where the tenant's labels show nothing of a line's merchant (a new tenant's first lines,
+ * a merchant new to it), the others' category says what the line is (`sharedGuess`): the
+ * category most of them file the merchant under, named as they name it (`sharedCategoryName`:
+ * businesses' taxonomies differ, and a name is shared only where at least
+ * `SHARED_PRIOR_TENANTS` of them file the merchant under it), where the tenant has a
+ * category of that name. Its confidence is the rule of succession over the tenants that
+ * have the merchant and a category of that name: of the businesses that keep `Taxes &
+ * licenses`, how many file the IRS there. Many must agree before a line reaches the band.
  */
-import type { Examples } from "./evidence";
+import { catKeyOf } from "../books/categories";
+import { byText, type Examples } from "./evidence";
 import { keyParts } from "./features";
 import type { MerchantHistory } from "./history";
 
@@ -22,15 +32,32 @@ export interface SharedMerchant {
   tenants: number;
   /** The mean, over those tenants, of the share of its lines in its most frequent category. */
   agreement: number;
+  /** The category most of them file it under (`sharedCategoryName`), where at least `SHARED_PRIOR_TENANTS` do; null otherwise. */
+  category: string | null;
+  /** How many of them file it under `category` (0 without one). */
+  categoryTenants: number;
+  /** How many of them have a category of that name, wherever they file the merchant (0 without one). */
+  namingTenants: number;
 }
 
 /** Merchant word -> what the tenants that opted in say of it; only words at least `SHARED_PRIOR_TENANTS` tenants have. */
 export type SharedPrior = ReadonlyMap<string, SharedMerchant>;
 
-/** One tenant's part in the prior: a merchant word and the share of its labelled lines in their most frequent category. */
-export interface Contribution {
+/**
+ * A merchant word a tenant contributes: the share of its labelled lines in their most
+ * frequent category, and that category's shared name where it holds at least `FILED_UNDER`
+ * of them (null otherwise).
+ */
+export interface ContributedWord {
   word: string;
   agreement: number;
+  category: string | null;
+}
+
+/** One tenant's part in the prior: its merchant words, and the shared names of its categories. */
+export interface Contribution {
+  words: ContributedWord[];
+  categories: string[];
 }
 
 /** A merchant is read from the prior only where at least this many tenants have it. */
@@ -46,6 +73,16 @@ export const SHARED_PRIOR_LINES = 5;
  * names none.
  */
 const ONE_MERCHANT = 0.9;
+/** A tenant files a merchant under a category when at least this share of its labelled lines are there. */
+const FILED_UNDER = 0.9;
+
+/**
+ * A category's name as tenants share it: `Meals & Entertainment`, `meals and entertainment`
+ * and `Meals and Entertainment` are one name; `Meals` is another.
+ */
+export function sharedCategoryName(name: string): string {
+  return catKeyOf(name.replace(/&/g, " and "));
+}
 
 /** A word a merchant may be named by: three letters or more (a state, an initial or a word cut short names nobody). */
 const NAME_WORD = /^[a-z]{3,}$/;
@@ -53,11 +90,12 @@ const NAME_WORD = /^[a-z]{3,}$/;
 const NEIGHBOUR = /^(?:[a-z]+|#[0-9]{4})$/;
 
 /**
- * What a tenant's examples contribute: each word of letters in their descriptions that
- * names one merchant there (`ONE_MERCHANT`) on at least `CONTRIBUTED_LINES` labelled lines,
- * with the share of those lines in their most frequent category.
+ * What a tenant contributes: each word of letters in its examples' descriptions that names
+ * one merchant there (`ONE_MERCHANT`) on at least `CONTRIBUTED_LINES` labelled lines, with
+ * the share of those lines in their most frequent category; and the shared names of its
+ * categories (`categories`, its taxonomy's, and those its examples name).
  */
-export function contribution(examples: Examples): Contribution[] {
+export function contribution(examples: Examples, categories: Iterable<string> = []): Contribution {
   const perWord = new Map<string, { categories: Map<string, number>; beside: Map<string, number> }>();
   for (const [key, perCategory] of examples) {
     const tokens = keyParts(key).description.split(" ");
@@ -74,29 +112,80 @@ export function contribution(examples: Examples): Contribution[] {
       }
     });
   }
-  const contributed: Contribution[] = [];
+  const names = new Set([...categories].map(sharedCategoryName));
+  const words: ContributedWord[] = [];
   for (const [word, { categories, beside }] of perWord) {
+    for (const category of categories.keys()) names.add(sharedCategoryName(category));
     const lines = sum(categories.values());
     if (lines < CONTRIBUTED_LINES || Math.max(...beside.values()) < ONE_MERCHANT * lines) continue;
-    contributed.push({ word, agreement: Math.max(...categories.values()) / lines });
+    const [top, most] = [...categories].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
+    const agreement = most / lines;
+    words.push({ word, agreement, category: agreement >= FILED_UNDER ? sharedCategoryName(top) : null });
   }
-  return contributed.sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  return { words: words.sort((a, b) => byText(a.word, b.word)), categories: [...names].sort(byText) };
 }
 
 /** Pools tenants' contributions (one list per tenant) into the prior: only the words at least `SHARED_PRIOR_TENANTS` of them have. */
-export function pool(contributions: readonly (readonly Contribution[])[]): SharedPrior {
-  const perWord = new Map<string, { tenants: number; agreement: number }>();
-  for (const tenant of contributions) {
-    for (const { word, agreement } of tenant) {
-      const entry = perWord.get(word) ?? { tenants: 0, agreement: 0 };
+export function pool(contributions: readonly Contribution[]): SharedPrior {
+  const perWord = new Map<string, { tenants: number; agreement: number; filed: Map<string, number>; names: Set<string>[] }>();
+  for (const { words, categories } of contributions) {
+    const names = new Set(categories);
+    for (const { word, agreement, category } of words) {
+      const entry = perWord.get(word) ?? { tenants: 0, agreement: 0, filed: new Map<string, number>(), names: [] };
       entry.tenants++;
       entry.agreement += agreement;
+      entry.names.push(names);
+      if (category !== null) entry.filed.set(category, (entry.filed.get(category) ?? 0) + 1);
       perWord.set(word, entry);
     }
   }
   const prior = new Map<string, SharedMerchant>();
-  for (const [word, { tenants, agreement }] of perWord) if (tenants >= SHARED_PRIOR_TENANTS) prior.set(word, { tenants, agreement: agreement / tenants });
+  for (const [word, { tenants, agreement, filed, names }] of perWord) {
+    if (tenants < SHARED_PRIOR_TENANTS) continue;
+    const [category, categoryTenants] = [...filed].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a), ["", 0]);
+    const named = categoryTenants >= SHARED_PRIOR_TENANTS;
+    prior.set(word, {
+      tenants,
+      agreement: agreement / tenants,
+      category: named ? category : null,
+      categoryTenants: named ? categoryTenants : 0,
+      namingTenants: named ? names.filter((n) => n.has(category)).length : 0,
+    });
+  }
   return prior;
+}
+
+/**
+ * How sure the others' category is for a tenant that keeps a category of its name: the rule
+ * of succession over the tenants that keep the name (how many file the merchant there),
+ * taken one standard deviation low (a dozen businesses agreeing is not yet certainty), times
+ * their mean agreement on the merchant's lines.
+ */
+export function othersConfidence({ categoryTenants, namingTenants, agreement }: SharedMerchant): number {
+  if (namingTenants === 0) return 0;
+  const p = (categoryTenants + 0.5) / (namingTenants + 1);
+  return Math.max(0, p - Math.sqrt((p * (1 - p)) / (namingTenants + 2))) * agreement;
+}
+
+/**
+ * What the others say a line is, where the tenant's own labels show nothing of its
+ * merchant: the category they file it under (the one the tenant names so in
+ * `categories`, shared name -> the tenant's category), as sure as `othersConfidence` says. Every word of the line the prior holds must say the same
+ * category: a word the others split (`UBER` in `UBER *EATS`) or file where the tenant has no
+ * category of the name leaves the line to the tenant. Null where nothing is said.
+ */
+export function sharedGuess(key: string, prior: SharedPrior, categories: ReadonlyMap<string, string>): { category: string; confidence: number } | null {
+  let guess: { category: string; confidence: number } | null = null;
+  for (const word of new Set(keyParts(key).description.split(" "))) {
+    if (!NAME_WORD.test(word)) continue;
+    const shared = prior.get(word);
+    if (!shared) continue;
+    const category = shared.category === null ? undefined : categories.get(shared.category);
+    if (category === undefined || (guess && guess.category !== category)) return null;
+    const confidence = othersConfidence(shared);
+    if (!guess || confidence > guess.confidence) guess = { category, confidence };
+  }
+  return guess;
 }
 
 /**

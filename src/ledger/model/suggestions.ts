@@ -16,13 +16,14 @@ export interface Suggestion {
 
 /**
  * The model's suggestion for each side-A line named, posted on or after `postedFrom` (the
- * face's floor), that it has one for: none when it has learnt nothing.
+ * face's floor), that it has one for: none when it has learnt nothing and reads no shared
+ * merchant prior.
  */
 export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: readonly number[], postedFrom: string | null): Map<number, Suggestion> {
   const suggestions = new Map<number, Suggestion>();
   if (aIds.length === 0) return suggestions;
   const model = keeper.forReads();
-  if (!model || model.size === 0) return suggestions;
+  if (!model || (model.size === 0 && !model.readsSharedPrior)) return suggestions;
   const lines = db.all<LineFacts & { aId: number }>(sql`
     SELECT id AS aId, description, merchant_name AS merchantName, amount_cents AS amountCents, account_id AS accountId
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);

@@ -482,6 +482,12 @@ export const sharedPriorWords = sqliteTable("shared_prior_words", {
   tenants: integer("tenants").notNull(),
   /** The mean agreement, in millionths. */
   agreementPpm: integer("agreement_ppm").notNull(),
+  /** The category's shared name that at least five of the tenants file the word under; null where none. */
+  category: text("category"),
+  /** How many tenants file it there (0 without a category). */
+  categoryTenants: integer("category_tenants").notNull().default(0),
+  /** How many of the word's tenants have a category of that name (0 without a category). */
+  namingTenants: integer("naming_tenants").notNull().default(0),
 });
 
 /**
