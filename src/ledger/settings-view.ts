@@ -1,7 +1,8 @@
 /**
  * What the settings page reads of the books, in one call: the messages thread and the
  * drafts, the bank connections (and how many are live), the queue's size for the
- * navigation, the latest sync runs and the oracle's last daily run. One call to the object instead of one per part.
+ * navigation, the latest sync runs, the oracle's last daily run and the choice on the
+ * shared merchant prior. One call to the object instead of one per part.
  */
 import { queueSize } from "./books/exceptions";
 import type { Face } from "./face";
@@ -9,6 +10,7 @@ import { countLiveConnections, listConnections, type Connection } from "./feed/c
 import { listSyncRuns } from "./feed/sync-requests";
 import { listDrafts, listMessages } from "./messages";
 import { lastOracleRun, type OracleRun } from "./reports/oracle-runs";
+import { sharedPriorChoice, type SharedPriorChoice } from "./model/shared-prior-kept";
 import type { LedgerDb } from "./store/db";
 
 export interface SettingsView {
@@ -19,6 +21,7 @@ export interface SettingsView {
   queue: number;
   runs: ReturnType<typeof listSyncRuns>;
   lastOracleRun: OracleRun | null;
+  sharedPrior: SharedPriorChoice;
 }
 
 export interface SettingsAsk {
@@ -37,5 +40,6 @@ export function settingsView(db: LedgerDb, face: Face, ask: SettingsAsk): Settin
     queue: queueSize(db, face),
     runs: listSyncRuns(db, ask.runs),
     lastOracleRun: lastOracleRun(db) ?? null,
+    sharedPrior: sharedPriorChoice(db),
   };
 }

@@ -36,7 +36,7 @@ import { DestinationsSection, destinationFormProblem } from "./destinations";
 import { GrantsSection, PhoneSection, ThreadSection, type PendingOffer } from "./grants";
 import { Page } from "./layout";
 import { AppPage, RefusalPage } from "./app/layout";
-import { gatherSettings, MeterSection, SyncSection } from "./app/settings";
+import { gatherSettings, MeterSection, SharedPriorSection, SyncSection } from "./app/settings";
 import { textProblem, type TextLines } from "../input/control-characters";
 import { integerProblem } from "../input/numbers";
 
@@ -214,9 +214,11 @@ export interface SettingsProps {
   grantToken?: string;
   /** A sync request's state, after one was made from the page. */
   sync?: string;
+  /** The shared merchant prior's choice, after one was made from the page. */
+  prior?: string;
 }
 
-/** The settings gathered in one place, in the workspace's frame: the account, the banks, their sync runs and the meter, tokens, the oracle, destinations, the phone, grants and the thread. */
+/** The settings gathered in one place, in the workspace's frame: the account, the banks, their sync runs, the meter and the shared merchant prior, tokens, the oracle, destinations, the phone, grants and the thread. */
 export async function Settings(props: SettingsProps) {
   const now = new Date();
   // The session that named the tenant was read from the index in this request.
@@ -237,6 +239,7 @@ export async function Settings(props: SettingsProps) {
       <BanksSection connections={connections} tier={tenant.tier} canLink={mayLinkBanks(tenant)} />
       <SyncSection gathered={gathered} sync={props.sync} />
       <MeterSection gathered={gathered} />
+      <SharedPriorSection books={books} gathered={gathered} prior={props.prior} />
       <h2>Personal access tokens</h2>
       <table>
         <thead>
@@ -318,8 +321,17 @@ export const NOT_AN_ID = "The address does not name an id: ids are whole numbers
 pages.on("GET", ["/settings", "/app/settings"], async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
-  const sync = c.req.query("sync");
-  return c.html(<Settings env={c.env} tenant={tenant} sync={sync === "recorded" || sync === "already-pending" ? sync : undefined} />);
+  const [sync, prior] = [c.req.query("sync"), c.req.query("prior")];
+  return (
+    c.html(
+      <Settings
+        env={c.env}
+        tenant={tenant}
+        sync={sync === "recorded" || sync === "already-pending" ? sync : undefined}
+        prior={prior === "in" || prior === "out" ? prior : undefined}
+      />,
+    )
+  );
 });
 
 pages.post("/settings/tokens", async (c) => {

@@ -58,6 +58,37 @@ describe("the settings page", () => {
   });
 });
 
+describe("the shared merchant prior on the settings page", () => {
+  it("says whether the tenant takes part, and opts it in and out as the API does", async () => {
+    const t = await bakery({ lines: 3 });
+    const before = await page(t, "/app/settings");
+    expect(before.html).toContain('>Shared merchant prior</h2>');
+    expect(textOf(before.html)).toContain("You do not take part.");
+
+    const joined = await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "yes" } });
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe("/app/settings?prior=in#prior");
+    expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body).toMatchObject({ opted_in: true, chosen_by: `human:${t.tenant}` });
+    const after = textOf((await page(t, "/app/settings?prior=in")).html);
+    expect(after).toContain("You take part in the shared merchant prior from now on.");
+    expect(after).toMatch(/You take part \(since .+\), contributing 0 merchant words as of the last daily run\./);
+
+    const left = await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "no" } });
+    expect(left.location).toBe("/app/settings?prior=out#prior");
+    expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.opted_in).toBe(false);
+    expect(textOf((await page(t, "/app/settings")).html)).toContain("You do not take part.");
+  });
+
+  it("refuses a choice that is neither, read-only, from another origin, or without a session, recording nothing", async () => {
+    const t = await bakery({ lines: 3 });
+    expect((await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "maybe" } })).status).toBe(400);
+    expect((await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "yes" }, bearer: t.tokens.read_only })).status).toBe(403);
+    expect((await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "yes" }, origin: "https://evil.example" })).status).toBe(403);
+    expect((await page(t, "/app/settings/shared-merchant-prior", { form: { opted_in: "yes" }, noCredential: true })).location).toBe("/signin");
+    expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.chosen_at).toBeNull();
+  });
+});
+
 describe("the workspace's frame", () => {
   it("serves its own script, stylesheet and the pinned htmx, and nothing at an unknown address", async () => {
     for (const [path, type] of [

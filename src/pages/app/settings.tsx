@@ -1,10 +1,15 @@
 /**
  * The settings the workspace gathers beside tokens, grants and destinations (/settings,
- * served at /app/settings too): the banks' latest sync runs and a sync request, and the meter (the external model's spend against the cap, and the bank
- * connections in use against the tier's).
+ * served at /app/settings too): the banks' latest sync runs and a sync request, the meter
+ * (the external model's spend against the cap, and the bank connections in use against the
+ * tier's), and the choice on the shared merchant prior.
  */
 import { Hono } from "hono";
+import { z } from "zod";
+import { chooseSharedPrior } from "../../endpoints/shared-prior/choice";
 import { ApiError, settle } from "../../errors";
+import { formOf } from "../../http/form-body";
+import { contributedWordsQuery } from "../../index-db/shared-prior";
 import { drizzle } from "drizzle-orm/d1";
 import { grantsQuery, grantView, type GrantView } from "../../auth/grants";
 import { tenantQuery, type TenantRecord } from "../../auth/tenants";
@@ -33,6 +38,16 @@ settings.post("/sync", access("write"), async (c) => {
   return c.redirect(`/app/settings?sync=${outcome.state}#bank`, 303);
 });
 
+const sharedPriorForm = z.object({ opted_in: z.enum(["yes", "no"]) });
+
+settings.post("/shared-merchant-prior", access("write"), async (c) => {
+  const ws = c.get("workspace");
+  const parsed = sharedPriorForm.safeParse(await formOf(c));
+  if (!parsed.success) throw ApiError.validation("body", parsed.error);
+  const choice = await chooseSharedPrior(c.env, ws.ledger, ws.caller.tenant.id, parsed.data.opted_in === "yes", ws.caller.actor);
+  return c.redirect(`/app/settings?prior=${choice.opted_in ? "in" : "out"}#prior`, 303);
+});
+
 type SyncRun = ReturnType<typeof listSyncRuns>;
 
 export interface GatheredSettings {
@@ -42,6 +57,8 @@ export interface GatheredSettings {
   months: MeterMonth[];
   cap: Cap;
   thisMonth: string;
+  /** How many merchant words the tenant contributes to the shared prior now. */
+  contributedWords: number;
 }
 
 /** How many of the thread's newest messages the page shows. */
@@ -64,12 +81,13 @@ export interface IndexSettings {
  */
 export async function gatherSettings(env: Env, tenantId: string, now: Date): Promise<{ index: IndexSettings; books: SettingsView; gathered: GatheredSettings } | undefined> {
   const db = drizzle(env.INDEX_DB);
-  const [tenantRows, tokens, oracleRows, destinationRows, grantRows, ...meterAnswers] = await db.batch([
+  const [tenantRows, tokens, oracleRows, destinationRows, grantRows, contributed, ...meterAnswers] = await db.batch([
     tenantQuery(db, tenantId),
     tokensQuery(db, tenantId),
     oracleSourceQuery(db, tenantId),
     liveDestinationsQuery(db, tenantId),
     grantsQuery(db, tenantId),
+    contributedWordsQuery(db, tenantId),
     ...meterMonthsQueries(db, tenantId, MONTHS_SHOWN, now),
   ]);
   const tenant = tenantRows[0];
@@ -80,7 +98,15 @@ export async function gatherSettings(env: Env, tenantId: string, now: Date): Pro
   return {
     index: { tenant, tokens, oracle: oracleRows[0], destinations: destinationRows.map(viewOf), grants: grantRows.map((g) => grantView(g, now)) },
     books,
-    gathered: { runs: books.runs, connections: books.liveConnections, connectionCap: CONNECTION_CAPS[face.tier], months, cap, thisMonth: monthOf(now) },
+    gathered: {
+      runs: books.runs,
+      connections: books.liveConnections,
+      connectionCap: CONNECTION_CAPS[face.tier],
+      months,
+      cap,
+      thisMonth: monthOf(now),
+      contributedWords: books.sharedPrior.opted_in ? (contributed[0]?.n ?? 0) : 0,
+    },
   };
 }
 
@@ -134,6 +160,32 @@ export function SyncSection({ gathered, sync }: { gathered: GatheredSettings; sy
           </tbody>
         </table>
       ) : null}
+    </section>
+  );
+}
+
+/** The tenant's choice on the shared merchant prior, and a form that changes it. */
+export function SharedPriorSection({ books, gathered, prior }: { books: SettingsView; gathered: GatheredSettings; prior?: string }) {
+  const choice = books.sharedPrior;
+  return (
+    <section aria-labelledby="prior">
+      <h2 id="prior">Shared merchant prior</h2>
+      {prior === "in" ? <p role="status">You take part in the shared merchant prior from now on.</p> : null}
+      {prior === "out" ? <p role="status">You no longer take part: your contribution is removed, and your local model stops reading the pool.</p> : null}
+      <p>
+        What other businesses that take part say of merchants, pooled where at least five of them agree: a merchant they split across categories stays with a person while your own few labels
+        of it agree, and a merchant your labels do not show yet takes the category most of them file it under, where you keep a category of that name. You contribute, per merchant word
+        of your labelled lines, how far its lines agree and the name of the category they are in; never a line, a label or an amount.
+      </p>
+      <p data-testid="shared-prior-state">
+        {choice.opted_in
+          ? `You take part (since ${when(choice.chosen_at!)}), contributing ${gathered.contributedWords.toLocaleString("en-US")} merchant words as of the last daily run.`
+          : "You do not take part."}
+      </p>
+      <form method="post" action="/app/settings/shared-merchant-prior">
+        <input type="hidden" name="opted_in" value={choice.opted_in ? "no" : "yes"} />
+        <button type="submit">{choice.opted_in ? "Stop taking part" : "Take part"}</button>
+      </form>
     </section>
   );
 }
