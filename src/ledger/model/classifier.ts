@@ -275,7 +275,9 @@ export class LocalModel {
    */
   predictAsFitted(key: string): Prediction | null {
     const fit = this.fit?.model;
-    if (!fit || this.size === 0) return this.othersSay(key);
+    // Before its first fit a model that learnt something says nothing: its labels come first.
+    if (this.size === 0) return this.othersSay(key);
+    if (!fit) return null;
     const corpus = this.evidence.currentCorpus();
     const { best, inputs, history } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
     const own = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior)) };
