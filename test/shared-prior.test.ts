@@ -1,9 +1,9 @@
 /**
  * The shared merchant prior end to end: a tenant opts in, the daily run sends its
  * contribution to the index and hands it the pool, and its local model keeps a merchant
- * other businesses split below the band, and decides a new tenant's line of a merchant
- * many businesses file under a category of a name it keeps; opting out takes its
- * contribution back.
+ * other businesses split below the band, and suggests (never decides) for a new tenant's
+ * line the category many businesses file its merchant under, where it keeps a category of
+ * that name; opting out takes its contribution back.
  */
 import { settle } from "../src/errors";
 import { abortAllDurableObjects, env } from "cloudflare:test";
@@ -13,6 +13,7 @@ import { contributedWords, pooledPrior, replaceContribution, type ContributedWor
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
+import { page } from "./fixtures/workspace";
 
 /** What another tenant contributes: its words, and the shared names of its categories. */
 const contributing = (words: ContributedWord[], categories: string[] = []) => ({ words, categories });
@@ -112,9 +113,9 @@ describe("the shared merchant prior", () => {
     });
   });
 
-  it("decides a new tenant's line of a merchant the others file under a category of a name it keeps, citing the prior", async () => {
+  it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, deciding nothing", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
-    // Thirty businesses file the merchant under "Software" (as they write it), and keep that name: in the band.
+    // Thirty businesses file the merchant under "Software" (as they write it), and keep that name.
     for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software", "meals"]));
     const t = await createTenant();
     await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "SOFTWARE", header: "expense" } });
@@ -125,16 +126,26 @@ describe("the shared merchant prior", () => {
     await deliver(t.tenant, { added: [txn("g1", { name: `${w.toUpperCase()} INC #4411`, amount: 21, date: "2026-11-02" })] });
     await sync(t);
     const row = (await api(rw(t), `/api/v1/transactions?q=4411&from=2026-11-01`)).body.rows[0];
-    expect(row.category).toBe("SOFTWARE");
-    const why = (await api(rw(t), `/api/v1/transactions/A/${row.src_id}/why`)).body;
-    expect(why.engine).toBe("model");
-    expect(JSON.stringify(why)).toContain("shared-prior");
+    expect(row.category).toBe("uncategorised");
+    const suggested = (await page(t, "/app/review")).html;
+    expect(suggested).toMatch(/<strong>SOFTWARE<\/strong>, 9\d% sure/);
 
-    // Opted out: the next line of the merchant waits for a person.
+    // Opted out: nothing is suggested.
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: false } });
-    await deliver(t.tenant, { added: [txn("g2", { name: `${w.toUpperCase()} INC #4412`, amount: 22, date: "2026-11-03" })] });
-    await sync(t);
-    expect((await api(rw(t), `/api/v1/transactions?q=4412&from=2026-11-01`)).body.rows[0].category).toBe("uncategorised");
+    expect((await page(t, "/app/review")).html).not.toContain("<strong>SOFTWARE</strong>");
+  });
+
+  it("never decides a line by the others' category, even where they agree and the tenant's model decides its own merchants", async () => {
+    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "meals")], ["meals"]));
+    const t = await tenantWithHistory();
+    await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Meals", header: "expense" } });
+    await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    await shareMerchantPrior(env, t.tenant);
+    expect(await newLine(t, "d1", `${w.toUpperCase()} DELI #5511`, 14)).toEqual({ category: "uncategorised", engine: "none" });
+    expect((await page(t, "/app/review")).html).toMatch(/<strong>Meals<\/strong>, 9\d% sure/);
+    // The tenant's own merchants are decided by its model as before.
+    expect(await newLine(t, "b2", "BLUE BOTTLE COFFEE #993", 7)).toEqual({ category: "Meals", engine: "model" });
   });
 
   it("keeps a merchant other businesses split below the band for a tenant that opted in, until it opts out", async () => {

@@ -322,15 +322,13 @@ pages.on("GET", ["/settings", "/app/settings"], async (c) => {
   const tenant = await sessionTenant(c);
   if (!tenant) return c.redirect("/signin", 303);
   const [sync, prior] = [c.req.query("sync"), c.req.query("prior")];
-  return (
-    c.html(
-      <Settings
-        env={c.env}
-        tenant={tenant}
-        sync={sync === "recorded" || sync === "already-pending" ? sync : undefined}
-        prior={prior === "in" || prior === "out" ? prior : undefined}
-      />,
-    )
+  return c.html(
+    <Settings
+      env={c.env}
+      tenant={tenant}
+      sync={sync === "recorded" || sync === "already-pending" ? sync : undefined}
+      prior={prior === "in" || prior === "out" ? prior : undefined}
+    />,
   );
 });
 

@@ -9,11 +9,11 @@ const WHAT_IT_IS =
   "its categories. Nothing else: no line, label or amount. Pooled, a word counts only where at least five tenants " +
   "contributed it, and a category name only where at least five file the word under it. A tenant that takes part has its " +
   "local model read the pool: a merchant that other businesses split across categories (a warehouse club, a hardware " +
-  "store, a check) stays below the duh band while the tenant's own few labels of it agree; and a line of a merchant its " +
-  "own labels do not show takes the category most others file it under, where the tenant keeps a category of that name, " +
-  "as sure as the share of the businesses keeping that name that file it there (the decision's model_version then ends in " +
-  "`shared-prior`). The daily run sends the contribution and hands the pool over; opting out removes the contribution at " +
-  "once and the model stops reading the pool.";
+  "store, a check) stays below the duh band while the tenant's own few labels of it agree; and for a line of a merchant " +
+  "its own labels do not show, the workspace's review suggests the category most others file it under, where the tenant " +
+  "keeps a category of that name, as sure as the share of the businesses keeping that name that file it there. That " +
+  "suggestion never decides a line. The daily run sends the contribution and hands the pool over; opting out removes the " +
+  "contribution at once and the model stops reading the pool.";
 
 export const getSharedPrior = defineEndpoint({
   operationId: "get_shared_merchant_prior",

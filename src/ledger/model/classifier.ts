@@ -39,7 +39,7 @@ export interface Prediction {
   category: string;
   /** Calibrated: the precision observed at this evidence on held-out data (at most what the shared merchant prior allows). */
   confidence: number;
-  /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant). */
+  /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant): a suggestion, never a decision. */
   byOthers?: true;
 }
 

@@ -417,14 +417,6 @@ export async function refitInSlices(db: LedgerDb, trained: TrainedModel, pause: 
   db.transaction((tx) => keepCalibration(tx, trained.model));
 }
 
-/**
- * The version a decision by the shared merchant prior's category cites: the model's beside
- * it (`lr2-...+shared-prior`), or the prior's alone where the model learnt nothing yet.
- */
-export function sharedPriorVersion(modelVersion: string | null): string {
-  return modelVersion === null ? "shared-prior" : `${modelVersion}+shared-prior`;
-}
-
 export function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks {
   return { throughSeq, throughEvent, throughLine };
 }
@@ -443,20 +435,20 @@ export function decideByModel(
   lines: UndecidedLine[],
   heldBack: (key: string) => boolean = () => false,
 ): number {
-  // A model that learnt nothing decides by the shared merchant prior alone, where the tenant opted in.
-  const version = model.size === 0 ? null : model.fittedVersion;
-  if (version === null && !model.readsSharedPrior) return 0;
+  const version = model.fittedVersion;
+  if (model.size === 0 || version === null) return 0;
   const decided: MachineDecision[] = [];
   for (const line of lines) {
     const key = lineKey(line);
     if (heldBack(key)) continue;
     const prediction = model.predictAsFitted(key);
-    if (!prediction || prediction.confidence < floor) continue;
+    // The others' category is a suggestion only (shared-prior.ts).
+    if (!prediction || prediction.byOthers || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",
       aId: line.aId,
       category: prediction.category,
-      modelVersion: prediction.byOthers ? sharedPriorVersion(version) : version!,
+      modelVersion: version,
       confidencePpm: Math.round(prediction.confidence * 1_000_000),
       bandFloorPpm: Math.round(floor * 1_000_000),
     });

@@ -138,7 +138,7 @@ export class ModelKeeper {
    */
   forReads(): LocalModel | undefined {
     const prior = this.sharedPrior(this.db);
-    // With no model yet, one that learnt nothing suggests by the shared prior alone.
+    // With no model yet, one that learnt nothing suggests the others' categories.
     const model = this.standingForReads() ?? (prior ? new LocalModel() : undefined);
     model?.useSharedPrior(prior, sharedNamesOfTaxonomy(this.db));
     return model;
@@ -196,14 +196,14 @@ export class ModelKeeper {
         // A tenant whose rules decided lines so far: its first model is learnt in slices (none
         // where nothing is evidence yet: the feed's first pages, before any rule or label).
         if (evidenceSince(tx, NO_MARKS)) void this.run({ kind: "afresh", byPerson: false });
-        return this.decideByOthers(tx, lines, bandFloor, at);
+        return 0;
       }
       const pending = pendingSince(tx, this.standing);
       if (pending.changes > CHANGES_CAUGHT_UP_AT_ONCE) void this.run(this.workFor(this.standing, pending));
       else this.standing = currentModel(tx, this.standing);
     }
     const standing = this.standing;
-    if (!standing) return this.decideByOthers(tx, lines, bandFloor, at);
+    if (!standing) return 0;
     // A small model refits in place (milliseconds), as a read does: its few lines' new keys weigh much.
     if (!this.learning && standing.model.refitDue() !== null && standing.model.size <= FRESH_READS_UP_TO) {
       standing.model.refitIfStale();
@@ -216,18 +216,6 @@ export class ModelKeeper {
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
   }
 
-  /**
-   * Before the tenant's first model: the lines the shared merchant prior's category decides
-   * (where the tenant opted in), by a model that learnt nothing. A person's change waits for
-   * no fit here: until the first model, the ledger holds no label of a person's at all.
-   */
-  private decideByOthers(tx: LedgerTx, lines: UndecidedLine[], bandFloor: number, at: string): number {
-    const prior = this.sharedPrior(tx);
-    if (!prior || personDecidedSince(tx, NO_MARKS)) return 0;
-    const model = new LocalModel();
-    model.useSharedPrior(prior, sharedNamesOfTaxonomy(tx));
-    return decideByModel(tx, model, bandFloor, at, lines);
-  }
 
   /**
    * The lines the standing fit must leave alone, as a test of their keys: those that may

@@ -16,7 +16,6 @@ import {
   type SharedMerchant,
   type SharedPrior,
 } from "./shared-prior";
-import { DEFAULT_DUH_BAND_FLOOR } from "./classifier";
 
 const facts = (description: string, amountCents = -2_000, accountId = "checking"): LineFacts => ({ description, merchantName: null, amountCents, accountId });
 
@@ -176,15 +175,11 @@ describe("the others' category, for a merchant the tenant's labels do not show",
     expect(sharedGuess(keyOf("DD DOORDASH EATS 0932"), prior, ours)).toEqual({ category: "Meals & Entertainment", confidence: othersConfidence(prior.get("eats")!) });
   });
 
-  it("is as sure as the rule of succession over the tenants that keep the name, one standard deviation low", () => {
-    const unanimous = (tenants: number) => othersConfidence(merchant(tenants, 1, "taxes", tenants));
-    expect(unanimous(12)).toBeCloseTo(12.5 / 13 - Math.sqrt(((12.5 / 13) * (0.5 / 13)) / 14), 10);
-    // A dozen businesses agreeing stays below the band; thirty reach it; one in thirty filing elsewhere keeps it below.
-    expect(unanimous(12)).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
-    expect(unanimous(30)).toBeGreaterThan(DEFAULT_DUH_BAND_FLOOR);
-    expect(othersConfidence(merchant(30, 1, "taxes", 29, 30))).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+  it("is as sure as the rule of succession over the tenants that keep the name", () => {
+    // Of 30 businesses with the merchant, 24 keep a category named taxes, and 22 of those file it there.
+    expect(othersConfidence(merchant(30, 1, "taxes", 22, 24))).toBeCloseTo(22.5 / 25, 10);
     // Businesses that file their lines of it in several categories count against it.
-    expect(othersConfidence(merchant(30, 0.9, "taxes", 30))).toBeCloseTo(0.9 * unanimous(30), 10);
+    expect(othersConfidence(merchant(30, 0.9, "taxes", 22, 24))).toBeCloseTo((0.9 * 22.5) / 25, 10);
     expect(othersConfidence(merchant(30, 1))).toBe(0);
   });
 

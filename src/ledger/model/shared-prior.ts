@@ -13,13 +13,14 @@
  * others' agreement counted as `SHARED_PRIOR_LINES` more lines (`sharedCap`).
  *
  * Where the tenant's labels show nothing of a line's merchant (a new tenant's first lines,
- * a merchant new to it), the others' category says what the line is (`sharedGuess`): the
- * category most of them file the merchant under, named as they name it (`sharedCategoryName`:
+ * a merchant new to it), the others' category is suggested (`sharedGuess`): the category
+ * most of them file the merchant under, named as they name it (`sharedCategoryName`:
  * businesses' taxonomies differ, and a name is shared only where at least
  * `SHARED_PRIOR_TENANTS` of them file the merchant under it), where the tenant has a
- * category of that name. Its confidence is the rule of succession over the tenants that
- * have the merchant and a category of that name: of the businesses that keep `Taxes &
- * licenses`, how many file the IRS there. Many must agree before a line reaches the band.
+ * category of that name, as sure as the rule of succession over the tenants that keep the
+ * name makes it: of the businesses that keep `Taxes & licenses`, how many file the IRS
+ * there. It never decides a line: a business files now and then one merchant where others
+ * never do, which no count of the others can tell (docs/decisions.md).
  */
 import { catKeyOf } from "../books/categories";
 import { byText, type Examples } from "./evidence";
@@ -157,14 +158,11 @@ export function pool(contributions: readonly Contribution[]): SharedPrior {
 
 /**
  * How sure the others' category is for a tenant that keeps a category of its name: the rule
- * of succession over the tenants that keep the name (how many file the merchant there),
- * taken one standard deviation low (a dozen businesses agreeing is not yet certainty), times
- * their mean agreement on the merchant's lines.
+ * of succession over the tenants that keep the name (how many of them file the merchant
+ * there), times their mean agreement on the merchant's lines.
  */
 export function othersConfidence({ categoryTenants, namingTenants, agreement }: SharedMerchant): number {
-  if (namingTenants === 0) return 0;
-  const p = (categoryTenants + 0.5) / (namingTenants + 1);
-  return Math.max(0, p - Math.sqrt((p * (1 - p)) / (namingTenants + 2))) * agreement;
+  return namingTenants === 0 ? 0 : ((categoryTenants + 0.5) / (namingTenants + 1)) * agreement;
 }
 
 /**
