@@ -128,7 +128,7 @@ describe("the shared merchant prior", () => {
     const row = (await api(rw(t), `/api/v1/transactions?q=4411&from=2026-11-01`)).body.rows[0];
     expect(row.category).toBe("uncategorised");
     const suggested = (await page(t, "/app/review")).html;
-    expect(suggested).toMatch(/<strong>SOFTWARE<\/strong>, 9\d% sure/);
+    expect(suggested).toMatch(/<strong>SOFTWARE<\/strong>, 9\d% sure, as other businesses file this merchant/);
 
     // Opted out: nothing is suggested.
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: false } });
@@ -143,7 +143,7 @@ describe("the shared merchant prior", () => {
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
     await shareMerchantPrior(env, t.tenant);
     expect(await newLine(t, "d1", `${w.toUpperCase()} DELI #5511`, 14)).toEqual({ category: "uncategorised", engine: "none" });
-    expect((await page(t, "/app/review")).html).toMatch(/<strong>Meals<\/strong>, 9\d% sure/);
+    expect((await page(t, "/app/review")).html).toMatch(/<strong>Meals<\/strong>, 9\d% sure, as other businesses file this merchant/);
     // The tenant's own merchants are decided by its model as before.
     expect(await newLine(t, "b2", "BLUE BOTTLE COFFEE #993", 7)).toEqual({ category: "Meals", engine: "model" });
   });

@@ -12,6 +12,8 @@ export interface Suggestion {
   category: string;
   /** 0..1, calibrated as the model's decisions are. */
   confidence: number;
+  /** Set where the category is what other businesses file the merchant under (the shared merchant prior), not what the tenant's own labels say. */
+  byOthers?: true;
 }
 
 /**
@@ -29,7 +31,7 @@ export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: read
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
   for (const line of lines) {
     const prediction = model.predictAsFitted(lineKey(line));
-    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence });
+    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, ...(prediction.byOthers ? { byOthers: true as const } : {}) });
   }
   return suggestions;
 }
