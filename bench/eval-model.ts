@@ -10,7 +10,9 @@
  *    held out (leave-one-style-out);
  * C. cold start: 0 and 50 labels;
  * D. A, B and C again with the shared merchant prior, pooled from other businesses
- *    (SHARED_SEEDS, default 1001-1030) that opted in.
+ *    (SHARED_SEEDS, default 1001-1200) that opted in, every business filing its lines by
+ *    a taxonomy of its own (bench/bank-text/taxonomy.ts); and the same filed books without
+ *    it at 50 and 200 labels.
  *
  * Then one line per goal, met or not, with the worst style. Figures only, never asserted.
  * SEEDS=1,2,3 (the default) chooses the businesses; DUH_BAND_FLOOR the band's floor
@@ -21,6 +23,7 @@ import { DEFAULT_DUH_BAND_FLOOR } from "../src/ledger/model/classifier";
 import { type Book, inStyle, leaveOneStyleOut, makeBook, type Split } from "./bank-text/book";
 import { trainModel } from "./bank-text/harness-model";
 import { sharedPriorOf } from "./bank-text/shared";
+import { filedBook, sharedNamesOf } from "./bank-text/taxonomy";
 import { SHARED_PRIOR_TENANTS, type SharedPrior } from "../src/ledger/model/shared-prior";
 import { addTally, coverage, emptyTally, precision, tally, type Tally } from "./bank-text/measure";
 import { STYLE_NAMES, STYLES, type StyleName } from "./bank-text/styles";
@@ -34,11 +37,17 @@ const HELD_OUT_LABELS = [50, 200, 1_000];
 const GOALS = { precision: 0.98, coverageAt200: 0.5, coverageAt1000: 0.8, calibration: 0.03, inseparableInBand: 0.02 };
 
 /** The businesses that opted in to the shared merchant prior (D): never one of the businesses measured. */
-const SHARED_SEEDS = (process.env.SHARED_SEEDS || Array.from({ length: 30 }, (_, i) => 1001 + i).join(",")).split(",").map(Number);
+const SHARED_SEEDS = (process.env.SHARED_SEEDS || Array.from({ length: 200 }, (_, i) => 1001 + i).join(",")).split(",").map(Number);
 if (SHARED_SEEDS.some((s) => !Number.isInteger(s) || SEEDS.includes(s))) throw new Error(`SHARED_SEEDS is a comma-separated list of integers none of which is in SEEDS, not "${process.env.SHARED_SEEDS}"`);
 
-function measure(split: Split, shared: SharedPrior | null = null): Tally {
-  const predict = trainModel(split.labels, [...split.past, ...split.test], shared);
+/** The prior D reads, with the measured business's categories by their shared names; null for A, B and C. */
+interface Prior {
+  shared: SharedPrior;
+  categories: ReadonlyMap<string, string>;
+}
+
+function measure(split: Split, prior: Prior | null = null): Tally {
+  const predict = trainModel(split.labels, [...split.past, ...split.test], prior?.shared ?? null, prior?.categories);
   return tally(split.labels, split.test, split.test.map(predict), FLOOR);
 }
 
@@ -102,13 +111,16 @@ function row(label: string, labels: number, t: Tally): string {
 /** Tallies per business (seed), style and label count in one style, by part: the independent evaluation reports each business alone. */
 const byBusiness = new Map<string, { seed: number; style: StyleName; labels: number; tally: Tally }[]>();
 
+/** The prior for a business of D: null without `shared`. */
+const priorFor = (book: Book, shared: SharedPrior | null): Prior | null => (shared ? { shared, categories: sharedNamesOf(book.business.seed) } : null);
+
 /** Measures A (in one style) into `part`. */
-function inOneStyle(part: string, shared: SharedPrior | null): void {
+function inOneStyle(part: string, shared: SharedPrior | null, of: readonly Book[] = books, labelCounts = IN_STYLE_LABELS): void {
   const businesses: { seed: number; style: StyleName; labels: number; tally: Tally }[] = [];
-  for (const book of books) {
+  for (const book of of) {
     for (const style of STYLE_NAMES) {
-      for (const labels of IN_STYLE_LABELS) {
-        const t = measure(inStyle(book, style, labels), shared);
+      for (const labels of labelCounts) {
+        const t = measure(inStyle(book, style, labels), priorFor(book, shared));
         record(part, style, labels, t);
         record(part, "all", labels, t);
         businesses.push({ seed: book.business.seed, style, labels, tally: t });
@@ -119,14 +131,14 @@ function inOneStyle(part: string, shared: SharedPrior | null): void {
 }
 
 /** Measures B (styles never trained on) into `part`; the training styles drawn, by seed and held-out style. */
-function neverTrainedOn(part: string, shared: SharedPrior | null): Map<string, StyleName[]> {
+function neverTrainedOn(part: string, shared: SharedPrior | null, of: readonly Book[] = books, labelCounts = HELD_OUT_LABELS): Map<string, StyleName[]> {
   const trainingStyles = new Map<string, StyleName[]>();
-  for (const book of books) {
+  for (const book of of) {
     for (const style of STYLE_NAMES) {
-      for (const labels of HELD_OUT_LABELS) {
+      for (const labels of labelCounts) {
         const split = leaveOneStyleOut(book, style, labels);
         trainingStyles.set(`${book.business.seed}|${style}`, split.trainingStyles);
-        const t = measure(split, shared);
+        const t = measure(split, priorFor(book, shared));
         record(part, style, labels, t);
         record(part, "all", labels, t);
       }
@@ -243,43 +255,63 @@ console.log(`  (reported, no goal) ambiguous merchants the amount or account sep
 // D. The shared merchant prior: the same businesses, each opted in beside other businesses that did.
 started = performance.now();
 const shared = sharedPriorOf(SHARED_SEEDS);
-inOneStyle("A+", shared);
-neverTrainedOn("B+", shared);
-for (const book of books) for (const style of STYLE_NAMES) record("C+", "all", 0, measure(inStyle(book, style, 0), shared));
+// Every business, measured and opted in, files its lines by its own taxonomy (bench/bank-text/taxonomy.ts).
+const filed = books.map(filedBook);
+inOneStyle("A+", shared, filed);
+neverTrainedOn("B+", shared, filed);
+for (const book of filed) for (const style of STYLE_NAMES) record("C+", "all", 0, measure(inStyle(book, style, 0), priorFor(book, shared)));
+// The same filed books without the prior: what it changes.
+inOneStyle("A-", null, filed);
+neverTrainedOn("B-", null, filed);
+const named = [...shared.values()].filter((m) => m.category !== null).length;
 console.log(
-  `\nD. With the shared merchant prior: ${SHARED_SEEDS.length} other businesses opted in (seeds ${SHARED_SEEDS[0]}-${SHARED_SEEDS.at(-1)}, each in one style, its training period labelled), ${num(shared.size)} merchant words that ${SHARED_PRIOR_TENANTS} of them or more have`,
+  `\nD. With the shared merchant prior: ${SHARED_SEEDS.length} other businesses opted in (seeds ${SHARED_SEEDS[0]}-${SHARED_SEEDS.at(-1)}, each in one style, its training period labelled), ${num(shared.size)} merchant words that ${SHARED_PRIOR_TENANTS} of them or more have, ${num(named)} of them with a category ${SHARED_PRIOR_TENANTS} or more file them under by one name; every business files its lines by its own taxonomy (names and, for some merchants, categories of its own)`,
 );
 console.log(HEADER);
-for (const labels of IN_STYLE_LABELS) console.log(row("A, every style", labels, get("A+", "all", labels)));
-for (const labels of HELD_OUT_LABELS) console.log(row("B, every style", labels, get("B+", "all", labels)));
+for (const labels of IN_STYLE_LABELS) console.log(`${row("A, without", labels, get("A-", "all", labels))}\n${row("A, with", labels, get("A+", "all", labels))}`);
+for (const labels of HELD_OUT_LABELS) console.log(`${row("B, without", labels, get("B-", "all", labels))}\n${row("B, with", labels, get("B+", "all", labels))}`);
 console.log(row("C, no labels", 0, get("C+", "all", 0)));
 console.log(`(D took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`\nWithout the shared prior -> with it (pooled over the seeds):`);
+console.log(`\nWithout the shared prior -> with it (the filed books, pooled over the seeds):`);
 for (const labels of [200, 1_000]) {
   const worstExplain = (part: string) => worstOf(STYLE_NAMES.map((style) => ({ value: coverage(get(part, style, labels).explainable), where: style })), true)!;
-  const [without, withIt] = [worstExplain("B"), worstExplain("B+")];
+  const [without, withIt] = [worstExplain("B-"), worstExplain("B+")];
   console.log(
-    `  B, explain at ${num(labels)} labels: every style ${pct(coverage(get("B", "all", labels).explainable))} -> ${pct(coverage(get("B+", "all", labels).explainable))}, worst ${pct(without.value)} (${without.where}) -> ${pct(withIt.value)} (${withIt.where})`,
+    `  B, explain at ${num(labels)} labels: every style ${pct(coverage(get("B-", "all", labels).explainable))} -> ${pct(coverage(get("B+", "all", labels).explainable))}, worst ${pct(without.value)} (${without.where}) -> ${pct(withIt.value)} (${withIt.where})`,
   );
 }
 const worstPrecisionIn = (part: string) => worstOf(HELD_OUT_LABELS.flatMap((labels) => STYLE_NAMES.map((style) => ({ value: precision(get(part, style, labels).all), where: `${style} at ${num(labels)}` }))), true);
-const [precisionWithout, precisionWith] = [worstPrecisionIn("B"), worstPrecisionIn("B+")];
+const [precisionWithout, precisionWith] = [worstPrecisionIn("B-"), worstPrecisionIn("B+")];
 console.log(`  B, precision in the band, worst row: ${precisionWithout ? pct(precisionWithout.value) : "-"} -> ${precisionWith ? `${pct(precisionWith.value)} (${precisionWith.where})` : "-"}`);
 const worstInseparableIn = (a: string, b: string) =>
   worstOf(
     everyRow.map(({ part, style, labels }) => ({ value: coverage(get(part === "A" ? a : b, style, labels).inseparable), where: `${part}, ${style} at ${num(labels)} labels` })),
     false,
   )!;
-const [inseparableWithout, inseparableWith] = [worstInseparableIn("A", "B"), worstInseparableIn("A+", "B+")];
+const [inseparableWithout, inseparableWith] = [worstInseparableIn("A-", "B-"), worstInseparableIn("A+", "B+")];
 console.log(
-  `  ambiguous merchants nothing separates in the band, worst row of A and B: ${pct(inseparableWithout.value)} -> ${pct(inseparableWith.value)} (${inseparableWith.where}); at 200 labels pooled, A ${pct(coverage(get("A", "all", 200).inseparable))} -> ${pct(coverage(get("A+", "all", 200).inseparable))}, B ${pct(coverage(get("B", "all", 200).inseparable))} -> ${pct(coverage(get("B+", "all", 200).inseparable))}`,
+  `  ambiguous merchants nothing separates in the band, worst row of A and B: ${pct(inseparableWithout.value)} -> ${pct(inseparableWith.value)} (${inseparableWith.where}); at 200 labels pooled, A ${pct(coverage(get("A-", "all", 200).inseparable))} -> ${pct(coverage(get("A+", "all", 200).inseparable))}, B ${pct(coverage(get("B-", "all", 200).inseparable))} -> ${pct(coverage(get("B+", "all", 200).inseparable))}`,
 );
-for (const labels of [200, 1_000]) console.log(`  precision per business in one style at ${num(labels)} labels: ${perBusinessAt("A", labels)} -> ${perBusinessAt("A+", labels)}`);
+for (const labels of [200, 1_000]) console.log(`  precision per business in one style at ${num(labels)} labels: ${perBusinessAt("A-", labels)} -> ${perBusinessAt("A+", labels)}`);
+const unseenAt = (part: string) => {
+  const { unseen } = get(part, "all", 200);
+  return unseen.inBand === 0 ? "none in the band" : `${pct(coverage(unseen))} in the band at ${pct(precision(unseen))}`;
+};
 const coldStart = (part: string, labels: number) => {
   const t = get(part, "all", labels);
   return t.all.inBand === 0 ? "none in the band" : `${pct(coverage(t.all))} in the band at ${pct(precision(t.all))}`;
 };
 console.log(
-  `  cold start: no labels ${coldStart("C", 0)} -> ${coldStart("C+", 0)}; 50 labels in one style ${coldStart("A", 50)} -> ${coldStart("A+", 50)}; 50 labels never trained on ${coldStart("B", 50)} -> ${coldStart("B+", 50)}`,
+  `  cold start: no labels ${coldStart("C", 0)} -> ${coldStart("C+", 0)}; 50 labels in one style ${coldStart("A-", 50)} -> ${coldStart("A+", 50)}; 50 labels never trained on ${coldStart("B-", 50)} -> ${coldStart("B+", 50)}`,
+);
+console.log(
+  `  merchants new to the tenant, at 200 labels: in one style ${unseenAt("A-")} -> ${unseenAt("A+")}; never trained on ${unseenAt("B-")} -> ${unseenAt("B+")}`,
+);
+const suggestedAt = (part: string, labels: number) => {
+  const { suggested } = get(part, "all", labels);
+  return `${pct(coverage(suggested))} of the lines, right for ${pct(precision(suggested))}`;
+};
+console.log(
+  `  the others' category suggested (never decided) for merchants the labels do not show: no labels ${suggestedAt("C+", 0)}; 50 labels in one style ${suggestedAt("A+", 50)}, never trained on ${suggestedAt("B+", 50)}; 200 labels in one style ${suggestedAt("A+", 200)}`,
 );
 console.log(`\n(the whole evaluation took ${((performance.now() - began) / 1000).toFixed(1)} s)`);

@@ -9,6 +9,8 @@ export interface Guess {
   category: string;
   /** Calibrated: the precision the model expects at this confidence. */
   confidence: number;
+  /** The shared merchant prior's category for a merchant the labels do not show: a suggestion, never in the band. */
+  byOthers?: true;
 }
 
 interface Count {
@@ -32,12 +34,14 @@ export interface Tally {
   separable: Count;
   /** Checks: the text names nobody. */
   checks: Count;
+  /** Every line, "in the band" meaning the others' category is suggested for it (the shared merchant prior). */
+  suggested: Count;
   /** Every test line's confidence (0 when the model gave none) and whether its category was right. */
   predictions: { confidence: number; correct: boolean }[];
 }
 
 export function emptyTally(): Tally {
-  return { all: none(), explainable: none(), unseen: none(), inseparable: none(), separable: none(), checks: none(), predictions: [] };
+  return { all: none(), explainable: none(), unseen: none(), inseparable: none(), separable: none(), checks: none(), suggested: none(), predictions: [] };
 }
 
 /** Counts one run: `guesses[i]` is the model's guess for `test[i]`. */
@@ -46,9 +50,14 @@ export function tally(labels: readonly BankLine[], test: readonly BankLine[], gu
   const t = emptyTally();
   test.forEach((line, i) => {
     const guess = guesses[i] ?? null;
-    const confidence = guess?.confidence ?? 0;
+    const byOthers = guess?.byOthers === true;
+    // A suggestion decides nothing: for the band and the calibration, as if there were no guess.
+    const confidence = byOthers ? 0 : (guess?.confidence ?? 0);
     const correct = guess?.category === line.category;
     const inBand = confidence >= floor;
+    t.suggested.lines++;
+    if (byOthers) t.suggested.inBand++;
+    if (byOthers && correct) t.suggested.right++;
     const count = (c: Count) => {
       c.lines++;
       if (inBand) c.inBand++;
@@ -60,13 +69,13 @@ export function tally(labels: readonly BankLine[], test: readonly BankLine[], gu
     else if (line.ambiguity !== "inseparable") count(t.explainable);
     if (line.ambiguity === "inseparable") count(t.inseparable);
     else if (line.ambiguity !== "none") count(t.separable);
-    t.predictions.push({ confidence, correct });
+    t.predictions.push({ confidence, correct: correct && !byOthers });
   });
   return t;
 }
 
 export function addTally(into: Tally, t: Tally): Tally {
-  for (const key of ["all", "explainable", "unseen", "inseparable", "separable", "checks"] as const) {
+  for (const key of ["all", "explainable", "unseen", "inseparable", "separable", "checks", "suggested"] as const) {
     into[key].lines += t[key].lines;
     into[key].inBand += t[key].inBand;
     into[key].right += t[key].right;
