@@ -275,7 +275,8 @@ export class LocalModel {
    */
   predictAsFitted(key: string): Prediction | null {
     const fit = this.fit?.model;
-    // Before its first fit a model that learnt something says nothing: its labels come first.
+    // A model that learnt nothing says what the others say; one that learnt labels says
+    // nothing before its first fit, so its own labels always come first.
     if (this.size === 0) return this.othersSay(key);
     if (!fit) return null;
     const corpus = this.evidence.currentCorpus();

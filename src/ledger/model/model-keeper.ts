@@ -216,7 +216,6 @@ export class ModelKeeper {
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
   }
 
-
   /**
    * The lines the standing fit must leave alone, as a test of their keys: those that may
    * name the merchant of a person's change it has not learnt (in its evidence or still in

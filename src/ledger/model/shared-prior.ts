@@ -97,8 +97,10 @@ const NEIGHBOUR = /^(?:[a-z]+|#[0-9]{4})$/;
  * categories (`categories`, its taxonomy's, and those its examples name).
  */
 export function contribution(examples: Examples, categories: Iterable<string> = []): Contribution {
+  const names = new Set([...categories].map(sharedCategoryName));
   const perWord = new Map<string, { categories: Map<string, number>; beside: Map<string, number> }>();
   for (const [key, perCategory] of examples) {
+    for (const [category] of perCategory) names.add(sharedCategoryName(category));
     const tokens = keyParts(key).description.split(" ");
     const seen = new Set<string>();
     tokens.forEach((word, i) => {
@@ -113,20 +115,18 @@ export function contribution(examples: Examples, categories: Iterable<string> = 
       }
     });
   }
-  const names = new Set([...categories].map(sharedCategoryName));
   const words: ContributedWord[] = [];
   for (const [word, { categories, beside }] of perWord) {
-    for (const category of categories.keys()) names.add(sharedCategoryName(category));
     const lines = sum(categories.values());
     if (lines < CONTRIBUTED_LINES || Math.max(...beside.values()) < ONE_MERCHANT * lines) continue;
-    const [top, most] = [...categories].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
+    const [top, most] = mostOf(categories);
     const agreement = most / lines;
     words.push({ word, agreement, category: agreement >= FILED_UNDER ? sharedCategoryName(top) : null });
   }
   return { words: words.sort((a, b) => byText(a.word, b.word)), categories: [...names].sort(byText) };
 }
 
-/** Pools tenants' contributions (one list per tenant) into the prior: only the words at least `SHARED_PRIOR_TENANTS` of them have. */
+/** Pools tenants' contributions (one per tenant) into the prior: only the words at least `SHARED_PRIOR_TENANTS` of them have. */
 export function pool(contributions: readonly Contribution[]): SharedPrior {
   const perWord = new Map<string, { tenants: number; agreement: number; filed: Map<string, number>; names: Set<string>[] }>();
   for (const { words, categories } of contributions) {
@@ -143,7 +143,7 @@ export function pool(contributions: readonly Contribution[]): SharedPrior {
   const prior = new Map<string, SharedMerchant>();
   for (const [word, { tenants, agreement, filed, names }] of perWord) {
     if (tenants < SHARED_PRIOR_TENANTS) continue;
-    const [category, categoryTenants] = [...filed].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a), ["", 0]);
+    const [category, categoryTenants] = filed.size > 0 ? mostOf(filed) : ["", 0];
     const named = categoryTenants >= SHARED_PRIOR_TENANTS;
     prior.set(word, {
       tenants,
@@ -198,6 +198,11 @@ export function sharedCap(history: MerchantHistory | null, prior: SharedPrior | 
   const { agree, lines } = history.merchant;
   if (!shared || shared.tenants < SHARED_PRIOR_TENANTS || agree < lines) return 1;
   return (agree + SHARED_PRIOR_LINES * shared.agreement) / (lines + SHARED_PRIOR_LINES);
+}
+
+/** The entry with the most, the first by name among equals. */
+function mostOf(counts: ReadonlyMap<string, number>): [string, number] {
+  return [...counts].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
 }
 
 function sum(values: Iterable<number>): number {
