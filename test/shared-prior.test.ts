@@ -8,7 +8,8 @@
 import { settle } from "../src/errors";
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { shareMerchantPrior } from "../src/cron/shared-prior";
+import { poolSharedPrior, shareMerchantPrior } from "../src/cron/shared-prior";
+import { startDailyRun } from "../src/cron/daily";
 import { contributedWords, pooledPrior, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
@@ -96,7 +97,10 @@ describe("the shared merchant prior", () => {
 
   it("pools a word only where five tenants or more contributed it, and its category only where five file it under one name", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
-    const pooled = async () => (await pooledPrior(env.INDEX_DB, SHARED_PRIOR_TENANTS)).find((p) => p.word === w);
+    const pooled = async () => {
+      await poolSharedPrior(env, new Date());
+      return (await pooledPrior(env.INDEX_DB)).find((p) => p.word === w);
+    };
     for (let i = 0; i < SHARED_PRIOR_TENANTS - 1; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
     expect(await pooled()).toBeUndefined();
     await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 0.6)], ["software", "meals"]));
@@ -113,6 +117,18 @@ describe("the shared merchant prior", () => {
     });
   });
 
+  it("is pooled once, at the daily run's start: a contribution made after it waits for the next day's pool", async () => {
+    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    const started = await startDailyRun(env, new Date());
+    expect(started.pooledWords).toBeGreaterThan(0);
+    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
+    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS);
+    await startDailyRun(env, new Date());
+    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
+  });
+
   it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, deciding nothing", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     // Thirty businesses file the merchant under "Software" (as they write it), and keep that name.
@@ -122,6 +138,7 @@ describe("the shared merchant prior", () => {
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
     await deliver(t.tenant, { accounts: [CHECKING], added: [] });
     await sync(t);
+    await poolSharedPrior(env, new Date());
     expect(await shareMerchantPrior(env, t.tenant)).toMatchObject({ contributed: 0 });
     await deliver(t.tenant, { added: [txn("g1", { name: `${w.toUpperCase()} INC #4411`, amount: 21, date: "2026-11-02" })] });
     await sync(t);
@@ -141,6 +158,7 @@ describe("the shared merchant prior", () => {
     const t = await tenantWithHistory();
     await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Meals", header: "expense" } });
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    await poolSharedPrior(env, new Date());
     await shareMerchantPrior(env, t.tenant);
     expect(await newLine(t, "d1", `${w.toUpperCase()} DELI #5511`, 14)).toEqual({ category: "uncategorised", engine: "none" });
     expect((await page(t, "/app/review")).html).toMatch(/<strong>Meals<\/strong>, 9\d% sure, as other businesses file this merchant/);
@@ -158,6 +176,7 @@ describe("the shared merchant prior", () => {
     // Opted in, before the daily run has handed it the pool: as before.
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
     expect(await newLine(t, "s2", "SHELL OIL #5749", 52)).toEqual({ category: "Fuel", engine: "model" });
+    await poolSharedPrior(env, new Date());
     const day = (await shareMerchantPrior(env, t.tenant))!;
     expect(day.contributed).toBeGreaterThan(0);
     expect((await api(rw(t), "/api/v1/shared-merchant-prior")).body.contributed_words).toBe(day.contributed);

@@ -10,11 +10,12 @@
  */
 /**
  * The daily run, fanned out through the queue so that no one invocation visits every
- * tenant (docs/scaling.md): the cron queues the fan-out's first page; each page queues one
- * `DailyJob` per tenant (FAN_OUT_PAGE of them), then the page after it; each tenant's
- * message runs its parity verdict and its tail batch. Delivery is at-least-once, so each
- * part is safe to repeat: a parity run already recorded for the scheduled time is not
- * run again, and the tail sends only lines still waiting.
+ * tenant (docs/scaling.md): the cron pools the shared merchant prior and queues the
+ * fan-out's first page; each page queues one `DailyJob` per tenant (FAN_OUT_PAGE of them),
+ * then the page after it; each tenant's message runs its parity verdict and its tail
+ * batch. Delivery is at-least-once, so each part is safe to repeat: a parity run already
+ * recorded for the scheduled time is not run again, the tail sends only lines still
+ * waiting, and the pool and a contribution are replaced whole.
  */
 import { purgeEmailLinks } from "../auth/owner-mail";
 import { purgeSessions } from "../auth/sessions";
@@ -24,18 +25,28 @@ import type { Env } from "../env";
 import type { DailyFanOutJob, DailyJob } from "../jobs/job";
 import { sendToTail, type TailClient } from "../tail/ask-tail";
 import { runParityFor, type ParityOutcome } from "./daily-parity";
-import { shareMerchantPrior } from "./shared-prior";
+import { poolSharedPrior, shareMerchantPrior } from "./shared-prior";
 
 /** Tenants one fan-out message names: its D1 read and its sends stay far inside one invocation's subrequests. */
 export const FAN_OUT_PAGE = 1_000;
 /** The most messages one `sendBatch` takes. */
 const SEND_BATCH = 100;
 
-/** The cron's own work: queues the fan-out's first page and forgets ended sessions and lapsed emailed links. */
-export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number; emailLinksPurged: number }> {
+/**
+ * The cron's own work: pools the shared merchant prior for the day's tenants, queues the
+ * fan-out's first page, and forgets ended sessions and lapsed emailed links. A pool that
+ * fails leaves yesterday's for the day.
+ */
+export async function startDailyRun(env: Env, scheduledAt: Date): Promise<{ sessionsPurged: number; emailLinksPurged: number; pooledWords: number | null }> {
+  let pooledWords: number | null = null;
+  try {
+    pooledWords = await poolSharedPrior(env, scheduledAt);
+  } catch (error) {
+    console.error("the shared merchant prior was not pooled today; the day's tenants read yesterday's pool:", error);
+  }
   const first: DailyFanOutJob = { kind: "daily-fan-out", scheduledAt: scheduledAt.toISOString(), after: null };
   await env.JOB_QUEUE.send(first);
-  return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt), emailLinksPurged: await purgeEmailLinks(env.INDEX_DB, scheduledAt) };
+  return { sessionsPurged: await purgeSessions(env.INDEX_DB, scheduledAt), emailLinksPurged: await purgeEmailLinks(env.INDEX_DB, scheduledAt), pooledWords };
 }
 
 /** One page of the fan-out: a message for each of the page's tenants, then the next page while there may be one. Returns how many tenants it named. */

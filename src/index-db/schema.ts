@@ -486,3 +486,20 @@ export const sharedPriorCategories = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.category] })],
 );
+
+/**
+ * The pooled prior, computed once a day from every opted-in tenant's contribution (at the
+ * daily run's start) and read by each tenant's day: only words at least five tenants
+ * contributed (src/index-db/shared-prior.ts). Replaced whole.
+ */
+export const sharedPriorPool = sqliteTable("shared_prior_pool", {
+  word: text("word").primaryKey(),
+  tenants: integer("tenants").notNull(),
+  /** The mean agreement, in millionths. */
+  agreementPpm: integer("agreement_ppm").notNull(),
+  category: text("category"),
+  categoryTenants: integer("category_tenants").notNull(),
+  namingTenants: integer("naming_tenants").notNull(),
+  /** When the pool was computed (the daily run's scheduled time). */
+  pooledAt: text("pooled_at").notNull(),
+});

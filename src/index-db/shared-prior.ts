@@ -1,13 +1,14 @@
 /**
  * The shared merchant prior across tenants (src/ledger/model/shared-prior.ts says what it
  * is): each opted-in tenant's contribution, replaced whole by its daily run and removed
- * when it opts out, and the pooled prior, which names a word only where at least
- * `atLeast` tenants contributed it and holds only their count and mean agreement, and a
- * category's shared name only where at least `atLeast` of them file the word under it.
+ * when it opts out, and the pooled prior, computed once a day, which names a word only
+ * where at least `atLeast` tenants contributed it and holds only their count and mean
+ * agreement, and a category's shared name only where at least `atLeast` of them file the
+ * word under it.
  */
 import { eq, sql } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import { sharedPriorCategories, sharedPriorContributions } from "./schema";
+import { sharedPriorCategories, sharedPriorContributions, sharedPriorPool } from "./schema";
 
 /** One tenant's word: the share of its labelled lines with the word in their most frequent category, and that category's shared name where it files them there. */
 export interface ContributedWord {
@@ -69,39 +70,48 @@ export function contributedWordsQuery(d1: DrizzleD1Database, tenant: string) {
 }
 
 /**
- * The pooled prior: every word at least `atLeast` tenants contributed, with their number
- * and mean agreement; and the category most of them file it under where `atLeast` do, with
- * how many do and how many of the word's tenants have a category of that name.
+ * Pools every opted-in tenant's contribution into `shared_prior_pool`, replacing the last
+ * pool: every word at least `atLeast` tenants contributed, with their number and mean
+ * agreement; and the category most of them file it under where `atLeast` do, with how many
+ * do and how many of the word's tenants have a category of that name. Once a day, at the
+ * daily run's start: one pass over the contributions, not one per tenant.
  */
-export async function pooledPrior(db: D1Database, atLeast: number): Promise<PooledWord[]> {
-  const { results } = await db
-    .prepare(
-      `WITH words AS (
-         SELECT word, count(*) AS tenants, avg(agreement_ppm) AS agreement_ppm FROM shared_prior_contributions GROUP BY word HAVING count(*) >= ?1
-       ), filed AS (
-         SELECT word, category, count(*) AS tenants, row_number() OVER (PARTITION BY word ORDER BY count(*) DESC, category) AS rank
-         FROM shared_prior_contributions WHERE category IS NOT NULL AND word IN (SELECT word FROM words)
-         GROUP BY word, category HAVING count(*) >= ?1
-       ), named AS (
-         SELECT filed.word, count(*) AS tenants FROM filed
-         JOIN shared_prior_contributions c ON c.word = filed.word
-         JOIN shared_prior_categories n ON n.tenant_id = c.tenant_id AND n.category = filed.category
-         WHERE filed.rank = 1 GROUP BY filed.word
-       )
-       SELECT words.word, words.tenants, words.agreement_ppm, filed.category, coalesce(filed.tenants, 0) AS category_tenants,
-         coalesce(named.tenants, 0) AS naming_tenants
-       FROM words LEFT JOIN filed ON filed.word = words.word AND filed.rank = 1 LEFT JOIN named ON named.word = words.word
-       ORDER BY words.word`,
-    )
-    .bind(atLeast)
-    .all<{ word: string; tenants: number; agreement_ppm: number; category: string | null; category_tenants: number; naming_tenants: number }>();
-  return results.map((r) => ({
-    word: r.word,
-    tenants: r.tenants,
-    agreement: r.agreement_ppm / 1e6,
-    category: r.category,
-    categoryTenants: r.category_tenants,
-    namingTenants: r.naming_tenants,
+export async function poolContributions(db: D1Database, atLeast: number, at: Date): Promise<number> {
+  const [, inserted] = await db.batch([
+    db.prepare("DELETE FROM shared_prior_pool"),
+    db
+      .prepare(
+        `WITH words AS (
+           SELECT word, count(*) AS tenants, avg(agreement_ppm) AS agreement_ppm FROM shared_prior_contributions GROUP BY word HAVING count(*) >= ?1
+         ), filed AS (
+           SELECT word, category, count(*) AS tenants, row_number() OVER (PARTITION BY word ORDER BY count(*) DESC, category) AS rank
+           FROM shared_prior_contributions WHERE category IS NOT NULL AND word IN (SELECT word FROM words)
+           GROUP BY word, category HAVING count(*) >= ?1
+         ), named AS (
+           SELECT filed.word, count(*) AS tenants FROM filed
+           JOIN shared_prior_contributions c ON c.word = filed.word
+           JOIN shared_prior_categories n ON n.tenant_id = c.tenant_id AND n.category = filed.category
+           WHERE filed.rank = 1 GROUP BY filed.word
+         )
+         INSERT INTO shared_prior_pool (word, tenants, agreement_ppm, category, category_tenants, naming_tenants, pooled_at)
+         SELECT words.word, words.tenants, round(words.agreement_ppm), filed.category, coalesce(filed.tenants, 0), coalesce(named.tenants, 0), ?2
+         FROM words LEFT JOIN filed ON filed.word = words.word AND filed.rank = 1 LEFT JOIN named ON named.word = words.word`,
+      )
+      .bind(atLeast, at.toISOString()),
+  ]);
+  return inserted!.meta.changes;
+}
+
+/** The pool as the daily run last computed it (`poolContributions`). */
+export async function pooledPrior(db: D1Database): Promise<PooledWord[]> {
+  const rows = await drizzle(db).select().from(sharedPriorPool).orderBy(sharedPriorPool.word).all();
+  return rows.map(({ word, tenants, agreementPpm, category, categoryTenants, namingTenants }) => ({
+    word,
+    tenants,
+    agreement: agreementPpm / 1e6,
+    category,
+    categoryTenants,
+    namingTenants,
   }));
 }
 
