@@ -31,7 +31,7 @@ export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: read
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
   for (const line of lines) {
     const prediction = model.predictAsFitted(lineKey(line));
-    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, ...(prediction.byOthers ? { byOthers: true as const } : {}) });
+    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, byOthers: prediction.byOthers });
   }
   return suggestions;
 }

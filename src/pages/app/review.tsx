@@ -143,7 +143,7 @@ async function lineFragment(ws: Workspace, aId: number, errors: FieldErrors) {
   if (!detail.ok) return <tr id={`line-${aId}`}><td colspan={6} class="error" role="alert">{detail.refusal.words}</td></tr>;
   const row = detail.value.row;
   const suggestion = settle(suggestions).find((s) => s.a_id === aId);
-  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, ...(suggestion.byOthers ? { byOthers: true as const } : {}) } : null };
+  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers } : null };
   return <ReviewRow line={line} choices={choices} page={1} writes={ws.writes} errors={errors} />;
 }
 
