@@ -155,8 +155,8 @@ describe("the shared merchant prior", () => {
   it("never decides a line by the others' category, even where they agree and the tenant's model decides its own merchants", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "meals")], ["meals"]));
+    // Its categories are those of its labels: it keeps no taxonomy.
     const t = await tenantWithHistory();
-    await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "Meals", header: "expense" } });
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
     await poolSharedPrior(env, new Date());
     await shareMerchantPrior(env, t.tenant);

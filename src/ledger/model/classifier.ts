@@ -194,6 +194,11 @@ export class LocalModel {
     return this.sharedPrior !== null;
   }
 
+  /** The categories the standing fit learnt from the labels (none before the first fit). */
+  get labelledCategories(): readonly string[] {
+    return this.fit?.model?.categories ?? [];
+  }
+
   /** Names the standing fit, which `predictAsFitted` predicts from (null before the first). */
   get fittedVersion(): string | null {
     return this.fit ? versionOf(this.fit) : null;

@@ -140,7 +140,7 @@ export class ModelKeeper {
     const prior = this.sharedPrior(this.db);
     // With no model yet, one that learnt nothing suggests the others' categories.
     const model = this.standingForReads() ?? (prior ? new LocalModel() : undefined);
-    model?.useSharedPrior(prior, sharedNamesOfTaxonomy(this.db));
+    model?.useSharedPrior(prior, sharedNamesOf(this.db, model));
     return model;
   }
 
@@ -212,7 +212,7 @@ export class ModelKeeper {
     const heldBack = this.heldBack(tx);
     if (!heldBack) return 0;
     if (!this.learning && standing.model.refitDue() === "now") void this.run({ kind: "refit", byPerson: true });
-    standing.model.useSharedPrior(this.sharedPrior(tx), sharedNamesOfTaxonomy(tx));
+    standing.model.useSharedPrior(this.sharedPrior(tx), sharedNamesOf(tx, standing.model));
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
   }
 
@@ -327,9 +327,18 @@ export const HELD_BACK_AT_MOST = 500;
 
 const NO_MARKS: Marks = { throughSeq: 0, throughEvent: 0, throughLine: 0 };
 
-/** The tenant's live categories by their shared names (`sharedCategoryName`): what the shared prior's categories are read as. */
-function sharedNamesOfTaxonomy(db: LedgerHandle): Map<string, string> {
-  return new Map(taxonomy(db).map(({ name }) => [sharedCategoryName(name), name]));
+/**
+ * The tenant's categories by their shared names (`sharedCategoryName`), what the shared
+ * prior's categories are read as: its live taxonomy's, and those its model learnt from its
+ * labels (the taxonomy's spelling first where two fold alike).
+ */
+function sharedNamesOf(db: LedgerHandle, model: LocalModel | undefined): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const name of [...taxonomy(db).map((entry) => entry.name), ...(model?.labelledCategories ?? [])]) {
+    const shared = sharedCategoryName(name);
+    if (!names.has(shared)) names.set(shared, name);
+  }
+  return names;
 }
 
 interface Work {
