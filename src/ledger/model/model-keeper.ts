@@ -134,13 +134,12 @@ export class ModelKeeper {
    * some milliseconds at most: a few changes are caught up and a small model (up to
    * FRESH_READS_UP_TO examples) refitted in place, so a person's latest labels show at
    * once; anything longer is started in slices and the read answers by the standing fit.
-   * Undefined where no model stands.
+   * Undefined where no model stands (unless the tenant reads the shared merchant prior:
+   * then one that learnt nothing suggests the others' categories).
    */
   forReads(): LocalModel | undefined {
-    const prior = this.sharedPrior(this.db);
-    // With no model yet, one that learnt nothing suggests the others' categories.
-    const model = this.standingForReads() ?? (prior ? new LocalModel() : undefined);
-    model?.useSharedPrior(prior, sharedNamesOf(this.db, model));
+    const model = this.standingForReads() ?? (this.sharedPrior(this.db) ? new LocalModel() : undefined);
+    if (model) this.readSharedPrior(this.db, model);
     return model;
   }
 
@@ -212,7 +211,7 @@ export class ModelKeeper {
     const heldBack = this.heldBack(tx);
     if (!heldBack) return 0;
     if (!this.learning && standing.model.refitDue() === "now") void this.run({ kind: "refit", byPerson: true });
-    standing.model.useSharedPrior(this.sharedPrior(tx), sharedNamesOf(tx, standing.model));
+    this.readSharedPrior(tx, standing.model);
     return decideByModel(tx, standing.model, bandFloor, at, lines, heldBack);
   }
 
@@ -240,6 +239,12 @@ export class ModelKeeper {
   private sharedPrior(db: LedgerHandle): SharedPrior | null {
     if (this.shared === undefined) this.shared = keptSharedPrior(db);
     return this.shared;
+  }
+
+  /** Has the model read the prior the tenant opted in to, or none; the tenant's categories are read only where there is one. */
+  private readSharedPrior(db: LedgerHandle, model: LocalModel): void {
+    const prior = this.sharedPrior(db);
+    model.useSharedPrior(prior, prior ? sharedNamesOf(db, model) : undefined);
   }
 
   /** The tenant's choice or its copy of the pooled prior changed: the next decision reads it again. */

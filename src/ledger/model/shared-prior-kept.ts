@@ -74,8 +74,5 @@ export function sharedPriorContribution(db: LedgerHandle): Contribution | null {
   if (!sharedPriorChoice(db).opted_in) return null;
   const evidence = new Evidence();
   for (const { key, category, lines } of db.select().from(modelExamples).all()) evidence.learn({ key, category }, lines);
-  return contribution(
-    evidence.examples,
-    taxonomy(db).map((entry) => entry.name),
-  );
+  return contribution(evidence.examples, taxonomy(db).map((entry) => entry.name));
 }
