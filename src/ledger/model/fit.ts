@@ -16,6 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey } from "./features";
+import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
@@ -64,12 +65,12 @@ export class Fit {
    * yields between parts of the work (every 1,000 keys read, and as the regression's fit
    * does). Null when the examples name fewer than two categories: nothing to choose.
    */
-  static *inSteps(examples: Examples, corpus: Corpus): Generator<void, Fit | null> {
+  static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>): Generator<void, Fit | null> {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
     const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
     if (categories.length < 2) return null;
     const vocabulary = new Map<string, number>();
-    const histories = new Histories(categories.length);
+    const histories = new Histories(categories.length, bankWords ?? (yield* bankWordsInSteps(examples, corpus)));
     const rows: Row[] = [];
     const classOf = new Map(categories.map((c, i) => [c, i]));
     let work = 0;

@@ -15,7 +15,9 @@
  * however many examples share its lesser words: `UBER *EATS` after `UBER *TRIP`, `PIRATE
  * SHIP` after `ULINE *SHIP SUPPLIES`, `PAYCHEX TPS TAXES` after `PAYCHEX INC. PAYROLL`. It
  * has no history. A word cut short (`STOR` at the end of a line cut at 32 characters) or
- * glued to the next field (`MARKETPLACSEC`) is the word some example has.
+ * glued to the next field (`MARKETPLACSEC`) is the word some example has. A bank's own word
+ * (`TYPE:` on a credit union's ACH lines, when no label came from that bank) stands beside
+ * many merchants' names and names none (bank-words.ts): the line is read by its other words.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
 import { isIdentity, keyParts } from "./features";
@@ -77,7 +79,11 @@ export class Histories {
   /** Kept feature -> lines per class. */
   private readonly counts = new Map<string, Float64Array>();
 
-  constructor(private readonly classes: number) {}
+  /** `bankWords`: words of the bank's, which name no merchant (bank-words.ts). */
+  constructor(
+    private readonly classes: number,
+    private readonly bankWords: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** Adds an example key's lines per class under each of its kept features. */
   add(features: readonly string[], lines: Float64Array): void {
@@ -117,7 +123,7 @@ export class Histories {
     let name: string | null = null;
     for (const word of new Set(keyParts(key).description.split(" "))) {
       const f = `w:${word}`;
-      if (!WORD.test(f) || word.length < NAME_LETTERS || (corpus.frequencies.get(f) ?? 0) < 2) continue;
+      if (!WORD.test(f) || word.length < NAME_LETTERS || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
       if (name === null || idf(f) > idf(`w:${name}`)) name = word;
     }
     return name;
