@@ -129,6 +129,23 @@ describe("the shared merchant prior", () => {
     expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
   });
 
+  it("leaves yesterday's pool for the day where pooling fails, and pools again the next day", async () => {
+    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    await startDailyRun(env, new Date());
+    await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
+    // A table the pooling reads is away: D1 refuses the statement, and the batch's DELETE is undone with it.
+    await env.INDEX_DB.exec("ALTER TABLE shared_prior_categories RENAME TO shared_prior_categories_away");
+    try {
+      expect((await startDailyRun(env, new Date())).pooledWords).toBeNull();
+    } finally {
+      await env.INDEX_DB.exec("ALTER TABLE shared_prior_categories_away RENAME TO shared_prior_categories");
+    }
+    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
+    expect((await startDailyRun(env, new Date())).pooledWords).toBeGreaterThan(0);
+    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
+  });
+
   it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, deciding nothing", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     // Thirty businesses file the merchant under "Software" (as they write it), and keep that name.
