@@ -10,7 +10,7 @@ import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { poolSharedPrior, shareMerchantPrior } from "../src/cron/shared-prior";
 import { startDailyRun } from "../src/cron/daily";
-import { contributedWords, pooledPrior, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
+import { contributedWords, pooledWords, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
@@ -19,6 +19,9 @@ import { page } from "./fixtures/workspace";
 /** What another tenant contributes: its words, and the shared names of its categories. */
 const contributing = (words: ContributedWord[], categories: string[] = []) => ({ words, categories });
 const word = (word: string, agreement: number, category: string | null = null): ContributedWord => ({ word, agreement, category });
+
+/** The pool's entry for a word, as the daily run last pooled it. */
+const poolOf = async (w: string) => (await pooledWords(env.INDEX_DB, [w]))[0];
 
 const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
 
@@ -99,7 +102,7 @@ describe("the shared merchant prior", () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     const pooled = async () => {
       await poolSharedPrior(env, new Date());
-      return (await pooledPrior(env.INDEX_DB)).find((p) => p.word === w);
+      return poolOf(w);
     };
     for (let i = 0; i < SHARED_PRIOR_TENANTS - 1; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
     expect(await pooled()).toBeUndefined();
@@ -117,16 +120,28 @@ describe("the shared merchant prior", () => {
     });
   });
 
+  it("is read for the words a tenant's lines name, however many: the pool's entries of those words only", async () => {
+    const [first, last] = [uniqueSlug("a"), uniqueSlug("z")].map((w) => w.replace(/[^a-z]/g, ""));
+    for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(first!, 1), word(last!, 1)]));
+    await poolSharedPrior(env, new Date());
+    // More words than one read takes, the two pooled ones among them at either end.
+    const letter = (n: number) => String.fromCharCode(97 + (Math.floor(n) % 26));
+    const named = [first!, ...Array.from({ length: 2_500 }, (_, i) => `qq${letter(i)}${letter(i / 26)}${letter(i / 676)}`), last!];
+    expect(new Set(named).size).toBe(2_502);
+    expect((await pooledWords(env.INDEX_DB, named)).map((p) => p.word)).toEqual([first, last].sort());
+    expect(await pooledWords(env.INDEX_DB, [])).toEqual([]);
+  });
+
   it("is pooled once, at the daily run's start: a contribution made after it waits for the next day's pool", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
     const started = await startDailyRun(env, new Date());
     expect(started.pooledWords).toBeGreaterThan(0);
-    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
+    expect((await poolOf(w))).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
     await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
-    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS);
+    expect((await poolOf(w))?.tenants).toBe(SHARED_PRIOR_TENANTS);
     await startDailyRun(env, new Date());
-    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
+    expect((await poolOf(w))?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
   });
 
   it("leaves yesterday's pool for the day where pooling fails, and pools again the next day", async () => {
@@ -141,28 +156,32 @@ describe("the shared merchant prior", () => {
     } finally {
       await env.INDEX_DB.exec("ALTER TABLE shared_prior_categories_away RENAME TO shared_prior_categories");
     }
-    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
+    expect((await poolOf(w))).toMatchObject({ tenants: SHARED_PRIOR_TENANTS, category: "software" });
     expect((await startDailyRun(env, new Date())).pooledWords).toBeGreaterThan(0);
-    expect((await pooledPrior(env.INDEX_DB)).find((p) => p.word === w)?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
+    expect((await poolOf(w))?.tenants).toBe(SHARED_PRIOR_TENANTS + 1);
   });
 
-  it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, deciding nothing", async () => {
+  it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, from the day after the line arrives", async () => {
     const w = uniqueSlug("w").replace(/[^a-z]/g, "");
     // Thirty businesses file the merchant under "Software" (as they write it), and keep that name.
     for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software", "meals"]));
     const t = await createTenant();
     await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "SOFTWARE", header: "expense" } });
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
-    await deliver(t.tenant, { accounts: [CHECKING], added: [] });
+    const other = uniqueSlug("v").replace(/[^a-z]/g, "").toUpperCase();
+    await deliver(t.tenant, { accounts: [CHECKING], added: [txn("g0", { name: `${other} STATION #1200`, amount: 40, date: "2026-11-01" })] });
     await sync(t);
     await poolSharedPrior(env, new Date());
-    expect(await shareMerchantPrior(env, t.tenant)).toMatchObject({ contributed: 0 });
+    // The pool is handed only for the words the tenant's lines name: none of the merchant's yet.
+    expect(await shareMerchantPrior(env, t.tenant)).toEqual({ contributed: 0, pooled: 0 });
     await deliver(t.tenant, { added: [txn("g1", { name: `${w.toUpperCase()} INC #4411`, amount: 21, date: "2026-11-02" })] });
     await sync(t);
     const row = (await api(rw(t), `/api/v1/transactions?q=4411&from=2026-11-01`)).body.rows[0];
     expect(row.category).toBe("uncategorised");
-    const suggested = (await page(t, "/app/review")).html;
-    expect(suggested).toMatch(/<strong>SOFTWARE<\/strong>, 9\d% sure, as other businesses file this merchant/);
+    expect((await page(t, "/app/review")).html).not.toContain("<strong>SOFTWARE</strong>");
+    // The next day's run hands it the merchant's word, which its line now names.
+    expect(await shareMerchantPrior(env, t.tenant)).toEqual({ contributed: 0, pooled: 1 });
+    expect((await page(t, "/app/review")).html).toMatch(/<strong>SOFTWARE<\/strong>, 9\d% sure, as other businesses file this merchant/);
 
     // Opted out: nothing is suggested.
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: false } });
@@ -175,8 +194,10 @@ describe("the shared merchant prior", () => {
     // Its categories are those of its labels: it keeps no taxonomy.
     const t = await tenantWithHistory();
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
+    expect(await newLine(t, "d0", `${w.toUpperCase()} DELI #5510`, 12)).toEqual({ category: "uncategorised", engine: "none" });
     await poolSharedPrior(env, new Date());
     await shareMerchantPrior(env, t.tenant);
+    // The pool names the merchant now: still the others' category decides nothing.
     expect(await newLine(t, "d1", `${w.toUpperCase()} DELI #5511`, 14)).toEqual({ category: "uncategorised", engine: "none" });
     expect((await page(t, "/app/review")).html).toMatch(/<strong>Meals<\/strong>, 9\d% sure, as other businesses file this merchant/);
     // The tenant's own merchants are decided by its model as before.

@@ -2,12 +2,12 @@
  * The shared merchant prior's day (src/ledger/model/shared-prior.ts): at the daily run's
  * start every opted-in tenant's contribution is pooled once (`poolSharedPrior`); then, in
  * each tenant's day, where it opted in, its contribution replaces yesterday's in the index
- * (pooled at the next day's start), and the day's pool is handed to its ledger, which its
- * model reads from then on.
+ * (pooled at the next day's start), and the day's pool of the words its lines name is
+ * handed to its ledger, which its model reads from then on.
  */
 import { settle } from "../errors";
 import { ledgerOf, type Env } from "../env";
-import { poolContributions, pooledPrior, removeContribution, replaceContribution } from "../index-db/shared-prior";
+import { poolContributions, pooledWords, removeContribution, replaceContribution } from "../index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../ledger/model/shared-prior";
 
 /** Pools the contributions as they stand, for the day's tenants to read; answers how many words the pool holds. */
@@ -31,7 +31,7 @@ export async function shareMerchantPrior(env: Env, tenant: string): Promise<Shar
   const contribution = settle(await ledger.sharedPriorContribution());
   if (contribution !== null) {
     await replaceContribution(env.INDEX_DB, tenant, contribution);
-    const pooled = await pooledPrior(env.INDEX_DB);
+    const pooled = await pooledWords(env.INDEX_DB, settle(await ledger.namedWords()));
     if (settle(await ledger.keepPooledPrior(pooled))) return { contributed: contribution.words.length, pooled: pooled.length };
   }
   await removeContribution(env.INDEX_DB, tenant);

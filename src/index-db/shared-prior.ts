@@ -102,10 +102,22 @@ export async function poolContributions(db: D1Database, atLeast: number, at: Dat
   return inserted!.meta.changes;
 }
 
-/** The pool as the daily run last computed it (`poolContributions`). */
-export async function pooledPrior(db: D1Database): Promise<PooledWord[]> {
-  const rows = await drizzle(db).select().from(sharedPriorPool).orderBy(sharedPriorPool.word).all();
-  return rows.map(({ word, tenants, agreementPpm, category, categoryTenants, namingTenants }) => ({
+/** Words read from the pool per statement, passed as one JSON value. */
+const WORDS_PER_READ = 1_000;
+
+/**
+ * The pool as the daily run last computed it (`poolContributions`), of these words only:
+ * what a tenant's lines name, not the words of every business that opted in.
+ */
+export async function pooledWords(db: D1Database, words: readonly string[]): Promise<PooledWord[]> {
+  if (words.length === 0) return [];
+  const d1 = drizzle(db);
+  const reads = chunks([...new Set(words)].sort(), WORDS_PER_READ).map((some) =>
+    d1.select().from(sharedPriorPool).where(sql`${sharedPriorPool.word} IN (SELECT value FROM json_each(${JSON.stringify(some)}))`).orderBy(sharedPriorPool.word),
+  );
+  const [first, ...rest] = reads;
+  const found = await d1.batch([first!, ...rest]);
+  return found.flat().map(({ word, tenants, agreementPpm, category, categoryTenants, namingTenants }) => ({
     word,
     tenants,
     agreement: agreementPpm / 1e6,

@@ -179,6 +179,9 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   sharedPriorContribution(): Outcome<Contribution | null> {
     return ok(sharedPrior.sharedPriorContribution(this.db));
   }
+  async namedWords(): Promise<Outcome<string[]>> {
+    return ok(await sharedPrior.namedWords(this.db, this.pause));
+  }
   keepPooledPrior(words: sharedPrior.PooledWord[]): Outcome<boolean> {
     const kept = sharedPrior.keepPooledPrior(this.db, words);
     this.model.sharedPriorChanged();

@@ -87,6 +87,15 @@ export function sharedCategoryName(name: string): string {
 
 /** A word a merchant may be named by: three letters or more (a state, an initial or a word cut short names nobody). */
 const NAME_WORD = /^[a-z]{3,}$/;
+/**
+ * The words of a description as the model keeps it (`canonicalText`) that the prior may hold:
+ * every word a line's prior is read by (`sharedGuess`, and `sharedCap` through the history's
+ * name) is one of them.
+ */
+export function wordsOf(description: string): string[] {
+  return [...new Set(description.split(" "))].filter((word) => NAME_WORD.test(word));
+}
+
 /** A word or a masked account beside a name (numbers, codes' shapes aside: they change from line to line). */
 const NEIGHBOUR = /^(?:[a-z]+|#[0-9]{4})$/;
 
@@ -174,8 +183,7 @@ export function othersConfidence({ categoryTenants, namingTenants, agreement }: 
  */
 export function sharedGuess(key: string, prior: SharedPrior, categories: ReadonlyMap<string, string>): { category: string; confidence: number } | null {
   let guess: { category: string; confidence: number } | null = null;
-  for (const word of new Set(keyParts(key).description.split(" "))) {
-    if (!NAME_WORD.test(word)) continue;
+  for (const word of wordsOf(keyParts(key).description)) {
     const shared = prior.get(word);
     if (!shared) continue;
     const category = shared.category === null ? undefined : categories.get(shared.category);
