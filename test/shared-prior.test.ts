@@ -10,7 +10,7 @@ import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { poolSharedPrior, shareMerchantPrior } from "../src/cron/shared-prior";
 import { startDailyRun } from "../src/cron/daily";
-import { contributedWords, pooledWords, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
+import { contributedWords, poolEntries, replaceContribution, type ContributedWord } from "../src/index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../src/ledger/model/shared-prior";
 import { runSyncRequest } from "../src/watcher/watcher";
 import { api, CHECKING, createTenant, deliver, judge, ro, rw, type SandboxTenant, txn, uniqueSlug } from "./fixtures/sandbox";
@@ -21,7 +21,7 @@ const contributing = (words: ContributedWord[], categories: string[] = []) => ({
 const word = (word: string, agreement: number, category: string | null = null): ContributedWord => ({ word, agreement, category });
 
 /** The pool's entry for a word, as the daily run last pooled it. */
-const poolOf = async (w: string) => (await pooledWords(env.INDEX_DB, [w]))[0];
+const poolOf = async (w: string) => (await poolEntries(env.INDEX_DB, [w]))[0];
 
 const ledgerOf = (t: SandboxTenant) => env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName(t.tenant));
 
@@ -128,8 +128,8 @@ describe("the shared merchant prior", () => {
     const letter = (n: number) => String.fromCharCode(97 + (Math.floor(n) % 26));
     const named = [first!, ...Array.from({ length: 2_500 }, (_, i) => `qq${letter(i)}${letter(i / 26)}${letter(i / 676)}`), last!];
     expect(new Set(named).size).toBe(2_502);
-    expect((await pooledWords(env.INDEX_DB, named)).map((p) => p.word)).toEqual([first, last].sort());
-    expect(await pooledWords(env.INDEX_DB, [])).toEqual([]);
+    expect((await poolEntries(env.INDEX_DB, named)).map((p) => p.word)).toEqual([first, last].sort());
+    expect(await poolEntries(env.INDEX_DB, [])).toEqual([]);
   });
 
   it("is pooled once, at the daily run's start: a contribution made after it waits for the next day's pool", async () => {

@@ -7,7 +7,7 @@
  */
 import { settle } from "../errors";
 import { ledgerOf, type Env } from "../env";
-import { poolContributions, pooledWords, removeContribution, replaceContribution } from "../index-db/shared-prior";
+import { poolContributions, poolEntries, removeContribution, replaceContribution } from "../index-db/shared-prior";
 import { SHARED_PRIOR_TENANTS } from "../ledger/model/shared-prior";
 
 /** Pools the contributions as they stand, for the day's tenants to read; answers how many words the pool holds. */
@@ -31,7 +31,7 @@ export async function shareMerchantPrior(env: Env, tenant: string): Promise<Shar
   const contribution = settle(await ledger.sharedPriorContribution());
   if (contribution !== null) {
     await replaceContribution(env.INDEX_DB, tenant, contribution);
-    const pooled = await pooledWords(env.INDEX_DB, settle(await ledger.namedWords()));
+    const pooled = await poolEntries(env.INDEX_DB, settle(await ledger.namedWords()));
     if (settle(await ledger.keepPooledPrior(pooled))) return { contributed: contribution.words.length, pooled: pooled.length };
   }
   await removeContribution(env.INDEX_DB, tenant);

@@ -109,7 +109,7 @@ const WORDS_PER_READ = 1_000;
  * The pool as the daily run last computed it (`poolContributions`), of these words only:
  * what a tenant's lines name, not the words of every business that opted in.
  */
-export async function pooledWords(db: D1Database, words: readonly string[]): Promise<PooledWord[]> {
+export async function poolEntries(db: D1Database, words: readonly string[]): Promise<PooledWord[]> {
   if (words.length === 0) return [];
   const d1 = drizzle(db);
   const reads = chunks([...new Set(words)].sort(), WORDS_PER_READ).map((some) =>
