@@ -18,6 +18,8 @@ import { page } from "./fixtures/workspace";
 
 /** What another tenant contributes: its words, and the shared names of its categories. */
 const contributing = (words: ContributedWord[], categories: string[] = []) => ({ words, categories });
+/** A merchant word no other test names: a unique slug in letters (its digits spelt as letters, so its counter keeps it apart). */
+const uniqueWord = (prefix: string) => uniqueSlug(prefix).replace(/-/g, "").replace(/[0-9]/g, (digit) => "abcdefghij"[Number(digit)]!);
 const word = (word: string, agreement: number, category: string | null = null): ContributedWord => ({ word, agreement, category });
 
 /** The pool's entry for a word, as the daily run last pooled it. */
@@ -99,7 +101,7 @@ describe("the shared merchant prior", () => {
   });
 
   it("pools a word only where five tenants or more contributed it, and its category only where five file it under one name", async () => {
-    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const w = uniqueWord("w");
     const pooled = async () => {
       await poolSharedPrior(env, new Date());
       return poolOf(w);
@@ -121,7 +123,7 @@ describe("the shared merchant prior", () => {
   });
 
   it("is read for the words a tenant's lines name, however many: the pool's entries of those words only", async () => {
-    const [first, last] = [uniqueSlug("a"), uniqueSlug("z")].map((w) => w.replace(/[^a-z]/g, ""));
+    const [first, last] = [uniqueWord("a"), uniqueWord("z")];
     for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(first!, 1), word(last!, 1)]));
     await poolSharedPrior(env, new Date());
     // More words than one read takes, the two pooled ones among them at either end.
@@ -133,7 +135,7 @@ describe("the shared merchant prior", () => {
   });
 
   it("is pooled once, at the daily run's start: a contribution made after it waits for the next day's pool", async () => {
-    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const w = uniqueWord("w");
     for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
     const started = await startDailyRun(env, new Date());
     expect(started.pooledWords).toBeGreaterThan(0);
@@ -145,7 +147,7 @@ describe("the shared merchant prior", () => {
   });
 
   it("leaves yesterday's pool for the day where pooling fails, and pools again the next day", async () => {
-    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const w = uniqueWord("w");
     for (let i = 0; i < SHARED_PRIOR_TENANTS; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
     await startDailyRun(env, new Date());
     await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software"]));
@@ -162,13 +164,13 @@ describe("the shared merchant prior", () => {
   });
 
   it("suggests for a new tenant's line the category the others file its merchant under, where it keeps that name, from the day after the line arrives", async () => {
-    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const w = uniqueWord("w");
     // Thirty businesses file the merchant under "Software" (as they write it), and keep that name.
     for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "software")], ["software", "meals"]));
     const t = await createTenant();
     await api(rw(t), "/api/v1/new-category", { method: "POST", body: { name: "SOFTWARE", header: "expense" } });
     await api(rw(t), "/api/v1/shared-merchant-prior", { method: "POST", body: { opted_in: true } });
-    const other = uniqueSlug("v").replace(/[^a-z]/g, "").toUpperCase();
+    const other = uniqueWord("v").toUpperCase();
     await deliver(t.tenant, { accounts: [CHECKING], added: [txn("g0", { name: `${other} STATION #1200`, amount: 40, date: "2026-11-01" })] });
     await sync(t);
     await poolSharedPrior(env, new Date());
@@ -189,7 +191,7 @@ describe("the shared merchant prior", () => {
   });
 
   it("never decides a line by the others' category, even where they agree and the tenant's model decides its own merchants", async () => {
-    const w = uniqueSlug("w").replace(/[^a-z]/g, "");
+    const w = uniqueWord("w");
     for (let i = 0; i < 30; i++) await replaceContribution(env.INDEX_DB, uniqueSlug("other"), contributing([word(w, 1, "meals")], ["meals"]));
     // Its categories are those of its labels: it keeps no taxonomy.
     const t = await tenantWithHistory();
