@@ -61,9 +61,11 @@ export class Fit {
   private measuredAt: number | null = null;
 
   /**
-   * Fits examples, weighing features by their frequency among the corpus's line keys;
-   * yields between parts of the work (every 1,000 keys read, and as the regression's fit
-   * does). Null when the examples name fewer than two categories: nothing to choose.
+   * Fits examples, weighing features by their frequency among the corpus's line keys, with
+   * the bank's own words among those lines (bank-words.ts; read from them unless given:
+   * the calibration's folds share one reading); yields between parts of the work (every
+   * 1,000 keys read, and as the word reading and the regression's fit do). Null when the
+   * examples name fewer than two categories: nothing to choose.
    */
   static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>): Generator<void, Fit | null> {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
