@@ -12,7 +12,8 @@ const WHAT_IT_IS =
   "store, a check) stays below the duh band while the tenant's own few labels of it agree; and for a line of a merchant " +
   "its own labels do not show, the workspace's review suggests the category most others file it under, where the tenant " +
   "keeps a category of that name, as sure as the share of the businesses keeping that name that file it there. That " +
-  "suggestion never decides a line. The daily run sends the contribution and hands the pool over; opting out removes the " +
+  "suggestion never decides a line. The daily run sends the contribution and hands over the pool's entries of the words " +
+  "the tenant's own lines name (a merchant first seen today is read from the next day's run); opting out removes the " +
   "contribution at once and the model stops reading the pool.";
 
 export const getSharedPrior = defineEndpoint({

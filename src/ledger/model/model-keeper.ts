@@ -337,9 +337,9 @@ const NO_MARKS: Marks = { throughSeq: 0, throughEvent: 0, throughLine: 0 };
  * prior's categories are read as: its live taxonomy's, and those its model learnt from its
  * labels (the taxonomy's spelling first where two fold alike).
  */
-function sharedNamesOf(db: LedgerHandle, model: LocalModel | undefined): Map<string, string> {
+function sharedNamesOf(db: LedgerHandle, model: LocalModel): Map<string, string> {
   const names = new Map<string, string>();
-  for (const name of [...taxonomy(db).map((entry) => entry.name), ...(model?.labelledCategories ?? [])]) {
+  for (const name of [...taxonomy(db).map((entry) => entry.name), ...model.labelledCategories]) {
     const shared = sharedCategoryName(name);
     if (!names.has(shared)) names.set(shared, name);
   }

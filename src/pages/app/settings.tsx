@@ -174,7 +174,7 @@ export function SharedPriorSection({ books, gathered, prior }: { books: Settings
       {prior === "out" ? <p role="status">You no longer take part: your contribution is removed, and your local model stops reading the pool.</p> : null}
       <p>
         What other businesses that take part say of merchants, pooled where at least five of them agree: a merchant they split across categories stays with a person while your own few labels
-        of it agree, and for a merchant your labels do not show yet, the review suggests the category most of them file it under, where you keep a category of that name (a suggestion only: it decides nothing). You contribute, per merchant word
+        of it agree, and for a merchant your labels do not show yet, the review suggests the category most of them file it under, where you keep a category of that name (a suggestion only: it decides nothing; a merchant first seen today, from tomorrow). You contribute, per merchant word
         of your labelled lines, how far its lines agree and the name of the category they are in; never a line, a label or an amount.
       </p>
       <p data-testid="shared-prior-state">
