@@ -113,7 +113,8 @@ export class Fit {
     return found;
   }
 
-  private measureAfresh(key: string, corpus: Corpus): Measurement {
+  private measureAfresh(given: string, corpus: Corpus): Measurement {
+    const key = this.histories.completed(given);
     const features = featuresOfKey(key);
     const { idx, values, novelty } = encode(features, key, corpus, this.vocabulary, false);
     const scores = this.regression.score(idx, values);

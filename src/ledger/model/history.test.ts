@@ -82,6 +82,19 @@ describe("the merchant's history", () => {
     expect(read(key(glued("RESTAURANT DEPOT"), -1_200), "Meals")!.merchant.agree).toBe(5);
   });
 
+  it("makes a line's last word whole where it begins one word an example has, and only then", () => {
+    const histories = new Histories(CATEGORIES.length);
+    for (const description of ["CHECKCARD 1014 STAPLES 00112233 OAKLAND CA", "CHECKCARD 1014 STARBUCKS 4411 OAKLAND CA", "CHECKCARD 1014 TARGET T-0412 OAKLAND CA"])
+      histories.add(featuresOfKey(key(description)), Float64Array.of(1, 0, 0, 0, 0));
+    // Cut at 32 characters, three letters into the merchant's name.
+    expect(histories.completed(key("Withdrawal POS #495800812202 TAR"))).toBe(key("Withdrawal POS #495800812202 TARGET"));
+    // Two words an example has begin so: which merchant it was cut from is unknown.
+    expect(histories.completed(key("Withdrawal POS #495800812202 STA"))).toBe(key("Withdrawal POS #495800812202 STA"));
+    // A word an example has, a word no example's begins, two letters, a last word of digits: as they are.
+    for (const description of ["POS DEBIT STAPLES", "Withdrawal POS #495800812202 SPO", "Withdrawal POS #4958008122023 TA", "POS DEBIT TARGET 0412"])
+      expect(histories.completed(key(description))).toBe(key(description));
+  });
+
   it("reads a word of one or two letters (cut at the end of a narrow line, a state) as no merchant's name", () => {
     // Five lines on five keys (amounts and accounts apart); a bank no example came from cuts its lines after two letters of the city.
     const depot = Array.from({ length: 5 }, (_, i): [string, string] => [key("RESTAURANT DEPOT OAKLAND CA", -300 * 10 ** (i % 3), i < 3 ? "checking" : "card"), "Meals"]);

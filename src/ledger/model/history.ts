@@ -15,7 +15,9 @@
  * however many examples share its lesser words: `UBER *EATS` after `UBER *TRIP`, `PIRATE
  * SHIP` after `ULINE *SHIP SUPPLIES`, `PAYCHEX TPS TAXES` after `PAYCHEX INC. PAYROLL`. It
  * has no history. A word cut short (`STOR` at the end of a line cut at 32 characters) or
- * glued to the next field (`MARKETPLACSEC`) is the word some example has. A bank's own word
+ * glued to the next field (`MARKETPLACSEC`) is the word some example has; a line's last
+ * word that begins one word alone of the examples' is read as that word (`completed`:
+ * `Withdrawal POS #495800812202 TAR` as TARGET, cut three letters into the name). A bank's own word
  * (`TYPE:` on a credit union's ACH lines, when no label came from that bank) stands beside
  * many merchants' names and names none (bank-words.ts): the line is read by its other words.
  */
@@ -152,22 +154,43 @@ export class Histories {
 
   /** Whether an example has this word, a word it begins (cut short), or a word of four letters or more it begins with (glued to more). */
   private knows(word: string): boolean {
-    if (this.counts.has(`w:${word}`) || this.beginnings().has(word)) return true;
+    if (this.counts.has(`w:${word}`) || this.completions().has(word)) return true;
     for (let n = word.length - 1; n >= 4; n--) if (this.counts.has(`w:${word.slice(0, n)}`)) return true;
     return false;
   }
 
-  /** Every beginning, of three letters or more, of a word some example has; built when first needed. */
-  private prefixes: Set<string> | null = null;
-  private beginnings(): Set<string> {
-    if (!this.prefixes) {
-      this.prefixes = new Set();
+  /**
+   * The key with its description's last word made whole: a line cut at its bank's width
+   * (`Withdrawal POS #495800812202 TAR`) ends in the beginning of its merchant's name. Only
+   * a last word of `NAME_LETTERS` letters or more that no example has and that begins
+   * exactly one word some example has; the key as it is otherwise.
+   */
+  completed(key: string): string {
+    const { description } = keyParts(key);
+    const cut = description.lastIndexOf(" ") + 1;
+    const last = description.slice(cut);
+    if (last.length < NAME_LETTERS || !WORD.test(`w:${last}`) || this.counts.has(`w:${last}`)) return key;
+    const word = this.completions().get(last);
+    return word ? `${description.slice(0, cut)}${word.slice(2)}${key.slice(description.length)}` : key;
+  }
+
+  /**
+   * Each beginning (of `NAME_LETTERS` letters or more) of a word some example has -> that
+   * word's feature, or null where several words begin so; built when first needed.
+   */
+  private completing: Map<string, string | null> | null = null;
+  private completions(): Map<string, string | null> {
+    if (!this.completing) {
+      this.completing = new Map();
       for (const f of this.counts.keys()) {
         if (!WORD.test(f)) continue;
-        for (let n = 3; n < f.length - 2; n++) this.prefixes.add(f.slice(2, 2 + n));
+        for (let n = NAME_LETTERS; n < f.length - 2; n++) {
+          const beginning = f.slice(2, 2 + n);
+          this.completing.set(beginning, this.completing.has(beginning) ? null : f);
+        }
       }
     }
-    return this.prefixes;
+    return this.completing;
   }
 
   private tally(feature: string, k: number): Tally {

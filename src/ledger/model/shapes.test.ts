@@ -210,6 +210,16 @@ describe("a merchant taught in one bank's text is recognised in another's", () =
     });
   }
 
+  it("a line cut three letters into the merchant's name, by a bank no label came from: the one taught word it begins", () => {
+    const cut = (party: Party, n: number) => ({ ...lineOf(party, TAUGHT, d, n), description: `Withdrawal POS #${d.digits(12)} ${party.name(d)}`.slice(0, 32) });
+    // `CHI`: of the taught words, only CHIPOTLE begins so.
+    const chipotle = model.predict(cut(PARTIES.Chipotle!, 3))!;
+    expect(chipotle.category).toBe("Meals");
+    expect(chipotle.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    // `STA`: STAPLES and STATE FARM begin so, and `SPO` no taught word: neither is decided.
+    for (const party of [OTHERS[1]!, stranger("card")]) expect(model.predict(cut(party, 2))!.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+  });
+
   // (A stranger's wire is left out: every incoming wire the tenant labelled is a sale, and the
   // model, calibrated on that, is sure a new one is too.)
   it("most of the shapes inside the duh band, and no stranger", () => {
