@@ -123,6 +123,9 @@ describe("the merchant's history", () => {
     const held = namesAny([key("PURCHASE UBER *TRIP 1X1Q HELP.UBER.COM CA")]);
     expect(held(key("POS DEBIT UBER *TRIP 9Q9X HELP.UBER.COM CA"))).toBe(true);
     expect(held(key("UBER"))).toBe(true);
+    // Cut three letters into the name, as the model reads it.
+    expect(held(key("Withdrawal POS #495800812202 UBE"))).toBe(true);
+    expect(held(key("Withdrawal POS #495800812202 MAP"))).toBe(false);
     // Other merchants are not, though they share the bank's words and the city, or a lesser word (UBER *EATS is not UBER *TRIP).
     expect(held(key("UBER *EATS 4Z4W", -3_000))).toBe(false);
     expect(held(key("PURCHASE MAPLE CAFE OAKLAND CA"))).toBe(false);

@@ -135,18 +135,20 @@ export class Histories {
    * Whether a line of a key may name the merchant of one of `keys` (a person's change no
    * fit has learnt yet): its merchant's word (`nameOf`) is one of their words, or one of
    * its words is one of their merchants' words (all their words where a key names none).
-   * Read both ways, so a bank's other words around a name do not hide it.
+   * Read both ways, so a bank's other words around a name do not hide it; a line cut into
+   * its merchant's name is read as the model reads it (`completed`).
    */
   namesAny(keys: readonly string[], corpus: Corpus): (key: string) => boolean {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const [names, words] = [new Set<string>(), new Set<string>()];
-    for (const key of keys) {
+    for (const key of keys.map((k) => this.completed(k))) {
       const own = wordsOf(key);
       for (const word of own) words.add(word);
       const name = this.nameOf(key, corpus, idf);
       for (const word of name === null ? own : [name]) names.add(word);
     }
-    return (key) => {
+    return (given) => {
+      const key = this.completed(given);
       const name = this.nameOf(key, corpus, idf);
       return (name !== null && words.has(name)) || wordsOf(key).some((word) => names.has(word));
     };
