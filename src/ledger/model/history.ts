@@ -17,9 +17,10 @@
  * has no history. A word cut short (`STOR` at the end of a line cut at 32 characters) or
  * glued to the next field (`MARKETPLACSEC`) is the word some example has; a line's last
  * word that begins one word alone of the examples' is read as that word (`completed`:
- * `Withdrawal POS #495800812202 TAR` as TARGET, cut three letters into the name). A bank's own word
- * (`TYPE:` on a credit union's ACH lines, when no label came from that bank) stands beside
- * many merchants' names and names none (bank-words.ts): the line is read by its other words.
+ * `Withdrawal POS #495800812202 TAR` as TARGET, cut three letters into the name). A
+ * bank's own word (`TYPE:` on a credit union's ACH lines, when no label came from that
+ * bank) stands beside many merchants' names and names none (bank-words.ts): the line is
+ * read by its other words.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
 import { isIdentity, keyParts } from "./features";
