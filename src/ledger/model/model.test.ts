@@ -1,4 +1,5 @@
 /** The local model's parts: what it reads of a line, the regression, its calibration, and the classifier. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
 import { calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
@@ -311,5 +312,34 @@ describe("LocalModel", () => {
     expect(probe(inseparable, -3_000, "card").confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(probe(byAccount, -3_000, "acc")).toMatchObject({ category: "Owner draw" });
     expect(probe(byAccount, -3_000, "card").confidence).toBeGreaterThan(probe(inseparable, -3_000, "acc").confidence);
+  });
+
+  it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {
+    // Words of the labels, their beginnings (a line cut at its bank's width) and anything else: any Unicode, controls, digits.
+    const WORDS = ["THE HOME DEPOT", "STARBUCKS", "STAPLES", "GUSTO PAYROLL", "ZELLE TO NGUYEN", "CHECK"];
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 80 }),
+      fc.tuple(fc.constantFrom(...WORDS), fc.nat({ max: 12 }), fc.string({ maxLength: 20 })).map(([w, cut, rest]) => `${rest} ${w}`.slice(0, rest.length + 1 + cut)),
+      fc.array(fc.constantFrom(...WORDS, "#4411", "XXXXXX4411", "POS", "12345", "", " "), { maxLength: 8 }).map((parts) => parts.join(" ")),
+    );
+    const line = fc.record({
+      description: text,
+      merchantName: fc.option(text, { nil: null }),
+      amountCents: fc.integer({ min: -10_000_000, max: 10_000_000 }),
+      accountId: fc.oneof(fc.constantFrom("checking", "card"), fc.string({ unit: "binary", maxLength: 12 })),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, fc.constantFrom("Meals", "Materials", "Payroll")), { minLength: 2, maxLength: 40 }), fc.array(line, { maxLength: 20 }), (labelled, asked) => {
+        const model = LocalModel.train(labelled.map(([l, category]) => ({ key: lineKey(l), category })), [...labelled.map(([l]) => l), ...asked].map((l) => lineKey(l)));
+        for (const l of asked) {
+          const first = model.predict(l);
+          if (first === null) continue;
+          expect(Number.isFinite(first.confidence) && first.confidence >= 0 && first.confidence <= 1, JSON.stringify(l)).toBe(true);
+          expect(["Meals", "Materials", "Payroll"]).toContain(first.category);
+          expect(model.predict(l)).toEqual(first);
+        }
+      }),
+      { numRuns: 60, seed: 24 },
+    );
   });
 });
