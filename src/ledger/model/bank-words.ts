@@ -12,23 +12,15 @@
  * beside the names of every merchant it prints.
  */
 import { byText, inverseFrequency, type Corpus, type Examples } from "./evidence";
-import { keyParts } from "./features";
+import { keyNameWords } from "./features";
 import { STEP_WORK } from "./linear";
 
 /** A word no example has is the bank's once it stands beside this many different merchants' words. */
 export const BANK_WORD_MERCHANTS = 10;
 
-/** A word that can name a merchant: letters only, three or more (as history.ts reads names). */
-const NAME_WORD = /^[a-z]{3,}$/;
-
 /** A line key read for its words, in the work units of `STEP_WORK`. */
 const KEY_READ_WORK = 500;
 
-/** The words of a key's description and its merchant name that can name a merchant. */
-function nameWords(key: string): string[] {
-  const { description, name } = keyParts(key);
-  return [...new Set(`${description} ${name}`.split(" "))].filter((word) => NAME_WORD.test(word));
-}
 
 /**
  * The bank's words among the corpus's line keys, given the examples: yields every
@@ -37,7 +29,7 @@ function nameWords(key: string): string[] {
  */
 export function* bankWordsInSteps(examples: Examples, corpus: Corpus): Generator<void, Set<string>> {
   const known = new Set<string>();
-  for (const key of examples.keys()) for (const word of nameWords(key)) known.add(word);
+  for (const key of examples.keys()) for (const word of keyNameWords(key)) known.add(word);
   const frequency = (word: string) => corpus.frequencies.get(`w:${word}`) ?? 0;
   const idf = (word: string) => inverseFrequency(frequency(word), corpus.lines.size);
   const besides = new Map<string, Set<string>>();
@@ -48,7 +40,7 @@ export function* bankWordsInSteps(examples: Examples, corpus: Corpus): Generator
       work = 0;
       yield;
     }
-    const words = nameWords(key).filter((word) => frequency(word) >= 2);
+    const words = keyNameWords(key).filter((word) => frequency(word) >= 2);
     let merchant: string | null = null;
     for (const word of words) {
       if (!known.has(word)) continue;

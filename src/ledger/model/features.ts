@@ -92,6 +92,25 @@ export function lineKey(line: LineFacts): string {
   return `${canonicalText(line.description)}|${name}|${sign}${sizeBand(line.amountCents)}|${line.accountId.replace(/\|/g, " ")}`;
 }
 
+/**
+ * A word that can name a merchant: letters only, this many or more. A word cut short at the
+ * end of a narrow line (`SA`, `TY`), a state or an initial names nobody.
+ */
+export const NAME_LETTERS = 3;
+const LETTERS = /^[a-z]+$/;
+export const isNameWord = (word: string) => word.length >= NAME_LETTERS && LETTERS.test(word);
+
+/** The words of text as the model keeps it (`canonicalText`) that can name a merchant, each once. */
+export function nameWords(text: string): string[] {
+  return [...new Set(text.split(" "))].filter(isNameWord);
+}
+
+/** A key's words that can name a merchant: its description's and its merchant name's. */
+export function keyNameWords(key: string): string[] {
+  const { description, name } = keyParts(key);
+  return nameWords(`${description} ${name}`);
+}
+
 /** A key's parts. */
 export function keyParts(key: string): { description: string; name: string; signBand: string; account: string } {
   const first = key.indexOf("|");

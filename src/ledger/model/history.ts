@@ -23,7 +23,7 @@
  * read by its other words.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
-import { isIdentity, keyParts } from "./features";
+import { isIdentity, isNameWord, keyNameWords, keyParts, NAME_LETTERS } from "./features";
 
 /** One view of a history: lines of the category in question, of how many. */
 export interface Tally {
@@ -43,12 +43,6 @@ export interface MerchantHistory {
 }
 
 const NONE: Tally = { agree: 0, lines: 0 };
-
-/**
- * A word of fewer letters than this cannot say a merchant is new: a word cut short at the
- * end of a narrow line (`SA`, `TY`), a state, an initial.
- */
-const NAME_LETTERS = 3;
 
 /** A word of letters, as a feature. */
 const WORD = /^w:[a-z]+$/;
@@ -71,12 +65,6 @@ export const historyPrior = ({ merchant, band, account }: MerchantHistory) => Ma
 
 /** Whether a feature is kept in the history: a merchant's identity, or a word within a band or an account. */
 export const isKept = (feature: string) => isIdentity(feature) || feature.includes("@");
-
-/** A key's words of letters (`NAME_LETTERS` or more) in its description and its merchant name. */
-function wordsOf(key: string): string[] {
-  const { description, name } = keyParts(key);
-  return `${description} ${name}`.split(" ").filter((word) => word.length >= NAME_LETTERS && WORD.test(`w:${word}`));
-}
 
 export class Histories {
   /** Kept feature -> lines per class. */
@@ -126,7 +114,7 @@ export class Histories {
     let name: string | null = null;
     for (const word of new Set(keyParts(key).description.split(" "))) {
       const f = `w:${word}`;
-      if (!WORD.test(f) || word.length < NAME_LETTERS || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
+      if (!isNameWord(word) || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
       if (name === null || idf(f) > idf(`w:${name}`)) name = word;
     }
     return name;
@@ -143,7 +131,7 @@ export class Histories {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const [names, words] = [new Set<string>(), new Set<string>()];
     for (const key of keys.map((k) => this.completed(k))) {
-      const own = wordsOf(key);
+      const own = keyNameWords(key);
       for (const word of own) words.add(word);
       const name = this.nameOf(key, corpus, idf);
       for (const word of name === null ? own : [name]) names.add(word);
@@ -151,7 +139,7 @@ export class Histories {
     return (given) => {
       const key = this.completed(given);
       const name = this.nameOf(key, corpus, idf);
-      return (name !== null && words.has(name)) || wordsOf(key).some((word) => names.has(word));
+      return (name !== null && words.has(name)) || keyNameWords(key).some((word) => names.has(word));
     };
   }
 
@@ -172,7 +160,7 @@ export class Histories {
     const { description } = keyParts(key);
     const cut = description.lastIndexOf(" ") + 1;
     const last = description.slice(cut);
-    if (last.length < NAME_LETTERS || !WORD.test(`w:${last}`) || this.counts.has(`w:${last}`)) return key;
+    if (!isNameWord(last) || this.counts.has(`w:${last}`)) return key;
     const word = this.completions().get(last);
     return word ? `${description.slice(0, cut)}${word.slice(2)}${key.slice(description.length)}` : key;
   }

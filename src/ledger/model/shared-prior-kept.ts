@@ -9,9 +9,9 @@ import { inLineRanges, type Pause } from "../slices";
 import { taxonomy } from "../books/categories";
 import { cRows, modelExamples, modelLines, sharedPriorChoices, sharedPriorWords } from "../store/schema";
 import { Evidence } from "./evidence";
-import { canonicalText, keyParts } from "./features";
+import { canonicalText, keyParts, nameWords } from "./features";
 import { jsonArrays } from "./local-model";
-import { contribution, wordsOf, type Contribution, type SharedMerchant, type SharedPrior } from "./shared-prior";
+import { contribution, type Contribution, type SharedMerchant, type SharedPrior } from "./shared-prior";
 
 export interface SharedPriorChoice {
   opted_in: boolean;
@@ -72,15 +72,16 @@ export function keptSharedPrior(db: LedgerHandle): SharedPrior | null {
 const NAMED_WORDS_SLICE = 10_000;
 
 /**
- * The words the tenant's lines name, of those the prior may hold (`wordsOf`): the part of
- * the pool it is handed. Read from the model's line keys, one per text, where the model has
- * seen the feed; while it has seen none (a new tenant, maybe with a year of history), from
- * the lines' descriptions, in slices with `pause()` between them.
+ * The words the tenant's lines name, of those the prior may hold (`nameWords`: every word a
+ * line's prior is read by, in `sharedGuess` and through the history's name, is one): the
+ * part of the pool it is handed. Read from the model's line keys, one per text, where the
+ * model has seen the feed; while it has seen none (a new tenant, maybe with a year of
+ * history), from the lines' descriptions, in slices with `pause()` between them.
  */
 export async function namedWords(db: LedgerHandle, pause: Pause): Promise<string[]> {
   const words = new Set<string>();
   const add = (description: string) => {
-    for (const word of wordsOf(description)) words.add(word);
+    for (const word of nameWords(description)) words.add(word);
   };
   const keys = db.select({ key: modelLines.key }).from(modelLines).all();
   if (keys.length > 0) for (const { key } of keys) add(keyParts(key).description);

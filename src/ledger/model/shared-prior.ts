@@ -24,7 +24,7 @@
  */
 import { catKeyOf } from "../books/categories";
 import { byText, type Examples } from "./evidence";
-import { keyParts } from "./features";
+import { isNameWord, keyParts, nameWords } from "./features";
 import type { MerchantHistory } from "./history";
 
 /** What the tenants that opted in say of one merchant word. */
@@ -85,17 +85,6 @@ export function sharedCategoryName(name: string): string {
   return catKeyOf(name.replace(/&/g, " and "));
 }
 
-/** A word a merchant may be named by: three letters or more (a state, an initial or a word cut short names nobody). */
-const NAME_WORD = /^[a-z]{3,}$/;
-/**
- * The words of a description as the model keeps it (`canonicalText`) that the prior may hold:
- * every word a line's prior is read by (`sharedGuess`, and `sharedCap` through the history's
- * name) is one of them.
- */
-export function wordsOf(description: string): string[] {
-  return [...new Set(description.split(" "))].filter((word) => NAME_WORD.test(word));
-}
-
 /** A word or a masked account beside a name (numbers, codes' shapes aside: they change from line to line). */
 const NEIGHBOUR = /^(?:[a-z]+|#[0-9]{4})$/;
 
@@ -113,7 +102,7 @@ export function contribution(examples: Examples, categories: Iterable<string> = 
     const tokens = keyParts(key).description.split(" ");
     const seen = new Set<string>();
     tokens.forEach((word, i) => {
-      if (!NAME_WORD.test(word) || seen.has(word)) return;
+      if (!isNameWord(word) || seen.has(word)) return;
       seen.add(word);
       const beside = [tokens[i - 1], tokens[i + 1]].map((t) => (t && NEIGHBOUR.test(t) ? t : "")).join(" ");
       let entry = perWord.get(word);
@@ -183,7 +172,7 @@ export function othersConfidence({ categoryTenants, namingTenants, agreement }: 
  */
 export function sharedGuess(key: string, prior: SharedPrior, categories: ReadonlyMap<string, string>): { category: string; confidence: number } | null {
   let guess: { category: string; confidence: number } | null = null;
-  for (const word of wordsOf(keyParts(key).description)) {
+  for (const word of nameWords(keyParts(key).description)) {
     const shared = prior.get(word);
     if (!shared) continue;
     const category = shared.category === null ? undefined : categories.get(shared.category);
