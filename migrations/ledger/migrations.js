@@ -35,6 +35,7 @@ import m0032 from './0032_model_evidence_afresh.sql';
 import m0033 from './0033_decisions_by_person.sql';
 import m0034 from './0034_shared_prior.sql';
 import m0035 from './0035_shared_prior_categories.sql';
+import m0036 from './0036_model_evidence_transfer_accounts.sql';
 
   export default {
     journal,
@@ -74,7 +75,8 @@ m0031,
 m0032,
 m0033,
 m0034,
-m0035
+m0035,
+m0036
     }
   }
   

@@ -1,14 +1,18 @@
 /**
- * What the local model reads of a line. Nothing here knows any bank's words: a line is cut
- * into words and numbers the same way for every bank, and which of them carry the merchant
- * is learnt from the tenant's own lines (classifier.ts: a word every kind of line shares
- * weighs little, a word only one merchant's lines share weighs much).
+ * What the local model reads of a line. Nothing here knows any bank's words but one: a line is
+ * cut into words and numbers the same way for every bank, and which of them carry the
+ * merchant is learnt from the tenant's own lines (classifier.ts: a word every kind of line
+ * shares weighs little, a word only one merchant's lines share weighs much). The one is
+ * `transfer`: a transfer names its other party by that account's last four digits, which
+ * no bank's words around them can be learnt to outweigh from a few labels (`MOBILE BANKING`
+ * one day, `INTERNET BANKING` the next, for the same account).
  *
  * Two steps:
  * - `lineKey`: the line as the model keeps it. Words as they are (lower case; a word glued
  *   to another in mixed case, `DebitGUSTO`, is two), numbers as their length only (dates,
  *   times, store numbers, references and traces change from line to line) except four
- *   digits behind a mask, kept as a word (`XXXXXX4411` is `#4411`), a code mixing
+ *   digits behind a mask, or standing alone in a transfer, kept as a word (`XXXXXX4411`
+ *   and `TRANSFER WITHDRAWAL 4411` are `#4411`: the other account's last four), a code mixing
  *   letters and digits as its shape (`H4WXUG0ZTR` is `a9a9a9`), words glued to numbers as
  *   the words and the numbers (`WILLIAMS2354OAKLAND`, `XXXXXX4411`); then the aggregator's merchant
  *   name the same way, the amount's sign and size band, and the account. Lines with the
@@ -53,6 +57,11 @@ const numberOf = (length: number) => "0".repeat(Math.min(length, LONGEST_NUMBER)
  */
 const MASKED = /[^a-z0-9]*(?<![a-z0-9])(?:x{2,}|\.{2,}|\*{2,})([0-9]{4})(?![0-9])|[^a-z0-9]+/;
 
+/** A transfer between accounts, which banks print naming the other account by its last four digits, masked or not (`CHK 1322`, `TRANSFER WITHDRAWAL 7636`). */
+const TRANSFER = /(?<![a-z])(?:transfer|xfer)(?![a-z])/;
+/** Four digits standing alone: not part of a longer number or a code, nor of a date or a time (`10/14/2026`, `2026-10-14`, `TIME:0912`). */
+const BARE_FOUR = /(?<![a-z0-9/:.-])([0-9]{4})(?![a-z0-9/:.-])/g;
+
 /** One lower-case token of letters and digits, as the model keeps it: one or more words. */
 function canonical(token: string): string {
   const runs = token.match(/[a-z]+|[0-9]+/g)!;
@@ -72,10 +81,10 @@ function canonical(token: string): string {
 /** Free text as the model keeps it: canonical tokens separated by single spaces. */
 export function canonicalText(text: string): string {
   // Split on anything but letters and digits, and on a mask with its digits, which the split keeps (its captured group).
-  const parts = text
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(MASKED);
+  let lower = text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  // In a transfer, four digits standing alone are the other account's last four, as if masked.
+  if (TRANSFER.test(lower)) lower = lower.replace(BARE_FOUR, "xx$1");
+  const parts = lower.split(MASKED);
   const kept: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
@@ -99,6 +108,21 @@ export function lineKey(line: LineFacts): string {
 export const NAME_LETTERS = 3;
 const LETTERS = /^[a-z]+$/;
 export const isNameWord = (word: string) => word.length >= NAME_LETTERS && LETTERS.test(word);
+
+/** An account's last four digits as the model keeps them (`#4411`). */
+export const isLastFour = (word: string) => LAST_FOUR_WORD.test(word);
+const LAST_FOUR_WORD = /^#[0-9]{4}$/;
+
+/**
+ * The other account of a transfer, by its last four digits (`#7636` of `internet banking
+ * transfer withdrawal #7636`), in a description as the model keeps it; null for any other
+ * line. It names the party whatever the bank's words around it (`MOBILE BANKING` or
+ * `INTERNET BANKING`, the channel the owner used that day) say.
+ */
+export function transferAccount(description: string): string | null {
+  if (!TRANSFER.test(description)) return null;
+  return description.split(" ").find(isLastFour) ?? null;
+}
 
 /** The words of text as the model keeps it (`canonicalText`) that can name a merchant, each once. */
 export function nameWords(text: string): string[] {

@@ -117,6 +117,22 @@ describe("the merchant's history", () => {
     expect(onCard.account).toEqual({ agree: 6, lines: 6 });
   });
 
+  it("reads a transfer by the other account's last four alone, whatever the bank's words around them", () => {
+    // The owner pays a contractor from the phone and draws from the browser, on the same bank.
+    const contractor = [1, 2].map((): [string, string] => [key("MOBILE BANKING TRANSFER WITHDRAWAL 7636", -40_000), "Shipping"]);
+    const owner = [1, 2].map((): [string, string] => [key("INTERNET BANKING TRANSFER WITHDRAWAL 7033", -40_000), "Owner draw"]);
+    const { read, namesAny } = learn([...others, ...contractor, ...owner]);
+    const line = key("INTERNET BANKING TRANSFER WITHDRAWAL 7636", -40_000);
+    expect(read(line, "Shipping")!.merchant).toEqual({ agree: 2, lines: 2 });
+    expect(read(line, "Owner draw")!.merchant).toEqual({ agree: 0, lines: 2 });
+    // An account no example shows has no history.
+    expect(read(key("INTERNET BANKING TRANSFER WITHDRAWAL 5207", -40_000), "Owner draw")).toBeNull();
+    // A person's change of a transfer holds back that account's lines, not another's.
+    const held = namesAny([contractor[0]![0]]);
+    expect(held(line)).toBe(true);
+    expect(held(owner[0]![0])).toBe(false);
+  });
+
   it("tells the lines that may name the merchant of a person's change from those that name another", () => {
     const { namesAny } = learn([...others, ...uber], eats);
     // A person relabelled a ride printed by one bank; the same merchant printed by another is held back either way round.

@@ -20,10 +20,12 @@
  * `Withdrawal POS #495800812202 TAR` as TARGET, cut three letters into the name). A
  * bank's own word (`TYPE:` on a credit union's ACH lines, when no label came from that
  * bank) stands beside many merchants' names and names none (bank-words.ts): the line is
- * read by its other words.
+ * read by its other words. A transfer is read by the other account's last four alone
+ * (`INTERNET BANKING TRANSFER WITHDRAWAL 7636` by `#7636`): the channel's words beside them
+ * change from day to day for the same account.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
-import { isIdentity, isNameWord, keyNameWords, keyParts, NAME_LETTERS } from "./features";
+import { isIdentity, isLastFour, isNameWord, keyNameWords, keyParts, NAME_LETTERS, transferAccount } from "./features";
 
 /** One view of a history: lines of the category in question, of how many. */
 export interface Tally {
@@ -38,7 +40,7 @@ export interface MerchantHistory {
   band: Tally;
   /** Of those, the ones in the line's account. */
   account: Tally;
-  /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts); null when it has none. */
+  /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
   name: string | null;
 }
 
@@ -91,8 +93,10 @@ export class Histories {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const name = this.nameOf(key, corpus, idf);
     if (name !== null && !this.knows(name)) return null;
-    const known = features
-      .filter((f) => isIdentity(f) && this.counts.has(f))
+    // A transfer's other account is its party, whatever else the line shares with other lines.
+    const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
+    const known = identities
+      .filter((f) => this.counts.has(f))
       .map((f) => ({ f, idf: idf(f) }))
       .sort((a, b) => b.idf - a.idf || byText(a.f, b.f));
     let chosen: { f: string; merchant: Tally } | null = null;
@@ -108,11 +112,16 @@ export class Histories {
   /**
    * The line's most distinctive word of letters in its description (the aggregator's name
    * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two line
-   * keys or more (a word on one line is a one-off); null when it has none.
+   * keys or more (a word on one line is a one-off); null when it has none. A transfer's is
+   * the other account's last four (`#7636`, features.ts `transferAccount`), on however few
+   * lines: an account no example shows is a party no example shows.
    */
   private nameOf(key: string, corpus: Corpus, idf: (f: string) => number): string | null {
+    const { description } = keyParts(key);
+    const account = transferAccount(description);
+    if (account !== null) return account;
     let name: string | null = null;
-    for (const word of new Set(keyParts(key).description.split(" "))) {
+    for (const word of new Set(description.split(" "))) {
       const f = `w:${word}`;
       if (!isNameWord(word) || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
       if (name === null || idf(f) > idf(`w:${name}`)) name = word;
@@ -131,7 +140,8 @@ export class Histories {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const [names, words] = [new Set<string>(), new Set<string>()];
     for (const key of keys.map((k) => this.completed(k))) {
-      const own = keyNameWords(key);
+      const account = transferAccount(keyParts(key).description);
+      const own = account === null ? keyNameWords(key) : [...keyNameWords(key), account];
       for (const word of own) words.add(word);
       const name = this.nameOf(key, corpus, idf);
       for (const word of name === null ? own : [name]) names.add(word);

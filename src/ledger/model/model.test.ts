@@ -27,6 +27,14 @@ describe("features", () => {
     expect(canonicalText("XXXXXX4411 1234OAKLAND")).toBe("#4411 0000 oakland");
     expect(canonicalText("Online Transfer to CHK ...4411 transaction#: 12345678901 10/14")).toBe("online transfer to chk #4411 transaction 00000000000 00 00");
     expect(canonicalText("Internet Transfer to Checking XXXX4411 **4411")).toBe("internet transfer to checking #4411 #4411");
+    // A transfer names the other account by its last four, masked or not.
+    expect(canonicalText("Online Banking transfer to CHK 1322 Confirmation# 1234567890")).toBe("online banking transfer to chk #1322 confirmation 0000000000");
+    expect(canonicalText("INTERNET BANKING TRANSFER WITHDRAWAL 7636")).toBe("internet banking transfer withdrawal #7636");
+    expect(canonicalText("Withdrawal Transfer To NGUYEN 4411")).toBe("withdrawal transfer to nguyen #4411");
+    expect(canonicalText("ACCT XFER 4411 ON 10/14")).toBe("acct xfer #4411 on 00 00");
+    // Anywhere else, four digits are a date, a time or a store's number; so are a transfer's other lengths.
+    expect(canonicalText("CHECKCARD 1014 TRANSFERWISE 4411")).toBe("checkcard 0000 transferwise 0000");
+    expect(canonicalText("ONLINE TRANSFER 123 44110 ON 10/14/2026 TIME:0912 A1234")).toBe("online transfer 000 00000 on 00 00 0000 time 0000 a9");
     // Not a mask: a word ending in x's, dots before other lengths, a store's or a check's number.
     expect(canonicalText("EXXONMOBIL 4411 ...44110 ..441 CHECK 4411 #4411")).toBe("exxonmobil 0000 00000 000 check 0000 0000");
     expect(canonicalText("TRACE#:12345678901234567890")).toBe("trace 000000000000");

@@ -210,6 +210,23 @@ describe("a merchant taught in one bank's text is recognised in another's", () =
     });
   }
 
+  it("a transfer named only by the other account's last four, by banks no label came from: that account's party", () => {
+    const nguyen = PARTIES.Nguyen!;
+    const banks: Bank[] = [
+      { ...TAUGHT, transfer: (p, d) => `Online Banking transfer to CHK ${p.mask} Confirmation# ${d.digits(10)}` },
+      // The channel's words change from line to line; the account's do not.
+      { ...TAUGHT, transfer: (p) => `INTERNET BANKING TRANSFER WITHDRAWAL ${p.mask}` },
+    ];
+    for (const bank of banks) {
+      const line = lineOf(nguyen, bank, d, 3);
+      const prediction = model.predict(line)!;
+      expect(prediction.category, line.description).toBe(nguyen.category);
+      expect(prediction.confidence, line.description).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+      // An account no label shows, printed alike, is not decided.
+      expect(model.predict(lineOf(stranger("transfer"), bank, d, 3))!.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    }
+  });
+
   it("a line cut three letters into the merchant's name, by a bank no label came from: the one taught word it begins", () => {
     const cut = (party: Party, n: number) => ({ ...lineOf(party, TAUGHT, d, n), description: `Withdrawal POS #${d.digits(12)} ${party.name(d)}`.slice(0, 32) });
     // `CHI`: of the taught words, only CHIPOTLE begins so.
