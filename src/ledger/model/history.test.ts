@@ -82,6 +82,20 @@ describe("the merchant's history", () => {
     expect(read(key(glued("RESTAURANT DEPOT"), -1_200), "Meals")!.merchant.agree).toBe(5);
   });
 
+  it("knows a three-letter word glued to a word of the tenant's lines: `VENDOR PMT` run into NACHA's `SEC:`", () => {
+    const summit = [1, 2, 3].map((i): [string, string] => [key(`SUMMIT ANCHOR VENDOR PMT ${4400 + i}`), "Shipping"]);
+    // `CO ENTRY DESCR:` holds ten characters: a shorter entry is padded and leaves `SEC` a word of its own, a full one runs into it.
+    const nacha = (name: string, entry: string) => `ORIG CO NAME:${name} CO ENTRY DESCR:${entry.padEnd(10)}SEC:CCD`;
+    const summitOwn = (entry: string) => [key(nacha("SUMMIT ANCHOR", entry), -1_200), key(nacha("SUMMIT ANCHOR", entry), -12_000)];
+    const elsewhere = [1, 2, 3, 4, 5, 6].map((i) => key(`SUMMIT ANCHOR DEPOSIT ${i}`, 100 * 10 ** (i % 4)));
+    const feed = [...printed((name) => nacha(name, "PAYROLL")), ...summitOwn("VENDOR PMT"), ...summitOwn("PMTZQX"), ...elsewhere];
+    const { read } = learn([...others, ...summit], feed);
+    expect(nacha("SUMMIT ANCHOR", "VENDOR PMT")).toContain("DESCR:VENDOR PMTSEC:CCD");
+    expect(read(summitOwn("VENDOR PMT")[0]!, "Shipping")!.merchant.agree).toBe(3);
+    // Where the rest is no word of the tenant's lines, the word is one no example has: a merchant no example shows.
+    expect(read(summitOwn("PMTZQX")[0]!, "Shipping")).toBeNull();
+  });
+
   it("makes a line's last word whole where it begins one word an example has, and only then", () => {
     const histories = new Histories(CATEGORIES.length);
     for (const description of ["CHECKCARD 1014 STAPLES 00112233 OAKLAND CA", "CHECKCARD 1014 STARBUCKS 4411 OAKLAND CA", "CHECKCARD 1014 TARGET T-0412 OAKLAND CA"])

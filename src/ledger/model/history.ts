@@ -92,7 +92,7 @@ export class Histories {
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const name = this.nameOf(key, corpus, idf);
-    if (name !== null && !this.knows(name)) return null;
+    if (name !== null && !this.knows(name, corpus)) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
     const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
     const known = identities
@@ -153,11 +153,16 @@ export class Histories {
     };
   }
 
-  /** Whether an example has this word, a word it begins (cut short), or a word of four letters or more it begins with (glued to more). */
-  private knows(word: string): boolean {
+  /**
+   * Whether an example has this word, a word it begins (cut short), a word of four letters or
+   * more it begins with (glued to more), or one of three it begins with where the rest is a
+   * word of the tenant's lines (`PMTSEC`: a NACHA field's `VENDOR PMT` glued to `SEC:`).
+   */
+  private knows(word: string, corpus: Corpus): boolean {
     if (this.counts.has(`w:${word}`) || this.completions().has(word)) return true;
     for (let n = word.length - 1; n >= 4; n--) if (this.counts.has(`w:${word.slice(0, n)}`)) return true;
-    return false;
+    const rest = word.slice(NAME_LETTERS);
+    return rest.length >= NAME_LETTERS && this.counts.has(`w:${word.slice(0, NAME_LETTERS)}`) && (corpus.frequencies.get(`w:${rest}`) ?? 0) >= 2;
   }
 
   /**
