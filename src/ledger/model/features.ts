@@ -114,14 +114,14 @@ export const isLastFour = (word: string) => LAST_FOUR_WORD.test(word);
 const LAST_FOUR_WORD = /^#[0-9]{4}$/;
 
 /**
- * The other account of a transfer, by its last four digits (`#7636` of `internet banking
- * transfer withdrawal #7636`), in a description as the model keeps it; null for any other
- * line. It names the party whatever the bank's words around it (`MOBILE BANKING` or
- * `INTERNET BANKING`, the channel the owner used that day) say.
+ * The accounts a transfer names by their last four digits (`#7636` of `internet banking
+ * transfer withdrawal #7636`; both of `transfer from chk #1234 to sav #5678`), in a
+ * description as the model keeps it; none for any other line. The other account names the
+ * party whatever the bank's words around it (`MOBILE BANKING` or `INTERNET BANKING`, the
+ * channel the owner used that day) say.
  */
-export function transferAccount(description: string): string | null {
-  if (!TRANSFER.test(description)) return null;
-  return description.split(" ").find(isLastFour) ?? null;
+export function transferAccounts(description: string): string[] {
+  return TRANSFER.test(description) ? description.split(" ").filter(isLastFour) : [];
 }
 
 /** The words of text as the model keeps it (`canonicalText`) that can name a merchant, each once. */

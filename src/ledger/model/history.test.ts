@@ -145,6 +145,10 @@ describe("the merchant's history", () => {
     const held = namesAny([contractor[0]![0]]);
     expect(held(line)).toBe(true);
     expect(held(owner[0]![0])).toBe(false);
+    // A bank that prints both accounts: the business's own is on every transfer, the party's is the rarer.
+    const both = (to: string, cents = -40_000) => key(`ONLINE TRANSFER FROM CHK 1234 TO SAV ${to}`, cents);
+    const twoWays = learn([...others, [both("7636"), "Shipping"], [both("7636", -4_000), "Shipping"], [both("7033"), "Owner draw"], [both("7033", -4_000), "Owner draw"]]);
+    expect(twoWays.read(both("7636", -400_000), "Owner draw")!.merchant).toEqual({ agree: 0, lines: 2 });
   });
 
   it("tells the lines that may name the merchant of a person's change from those that name another", () => {

@@ -25,7 +25,7 @@
  * change from day to day for the same account.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
-import { isIdentity, isLastFour, isNameWord, keyNameWords, keyParts, NAME_LETTERS, transferAccount } from "./features";
+import { isIdentity, isLastFour, isNameWord, keyNameWords, keyParts, NAME_LETTERS, transferAccounts } from "./features";
 
 /** One view of a history: lines of the category in question, of how many. */
 export interface Tally {
@@ -113,14 +113,15 @@ export class Histories {
    * The line's most distinctive word of letters in its description (the aggregator's name
    * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two line
    * keys or more (a word on one line is a one-off); null when it has none. A transfer's is
-   * the other account's last four (`#7636`, features.ts `transferAccount`), on however few
+   * the other account's last four (`#7636`, features.ts `transferAccounts`), on however few
    * lines: an account no example shows is a party no example shows.
    */
   private nameOf(key: string, corpus: Corpus, idf: (f: string) => number): string | null {
     const { description } = keyParts(key);
-    const account = transferAccount(description);
-    if (account !== null) return account;
     let name: string | null = null;
+    // Of two accounts, the business's own is on every transfer it makes: the rarer is the party's.
+    for (const account of transferAccounts(description)) if (name === null || idf(`w:${account}`) > idf(`w:${name}`)) name = account;
+    if (name !== null) return name;
     for (const word of new Set(description.split(" "))) {
       const f = `w:${word}`;
       if (!isNameWord(word) || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
@@ -140,8 +141,7 @@ export class Histories {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const [names, words] = [new Set<string>(), new Set<string>()];
     for (const key of keys.map((k) => this.completed(k))) {
-      const account = transferAccount(keyParts(key).description);
-      const own = account === null ? keyNameWords(key) : [...keyNameWords(key), account];
+      const own = [...keyNameWords(key), ...transferAccounts(keyParts(key).description)];
       for (const word of own) words.add(word);
       const name = this.nameOf(key, corpus, idf);
       for (const word of name === null ? own : [name]) names.add(word);
