@@ -328,7 +328,7 @@ describe("LocalModel", () => {
     const text = fc.oneof(
       fc.string({ unit: "binary", maxLength: 80 }),
       fc.tuple(fc.constantFrom(...WORDS), fc.nat({ max: 12 }), fc.string({ maxLength: 20 })).map(([w, cut, rest]) => `${rest} ${w}`.slice(0, rest.length + 1 + cut)),
-      fc.array(fc.constantFrom(...WORDS, "#4411", "XXXXXX4411", "POS", "12345", "", " "), { maxLength: 8 }).map((parts) => parts.join(" ")),
+      fc.array(fc.constantFrom(...WORDS, "#4411", "XXXXXX4411", "POS", "12345", "TRANSFER", "4411", "7636", "10/14/2026", "", " "), { maxLength: 8 }).map((parts) => parts.join(" ")),
     );
     const line = fc.record({
       description: text,
