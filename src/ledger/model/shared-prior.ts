@@ -24,7 +24,7 @@
  */
 import { catKeyOf } from "../books/categories";
 import { byText, type Examples } from "./evidence";
-import { isNameWord, keyParts, nameWords } from "./features";
+import { isLastFour, isNameWord, keyParts, nameWords } from "./features";
 import type { MerchantHistory } from "./history";
 
 /** What the tenants that opted in say of one merchant word. */
@@ -85,8 +85,8 @@ export function sharedCategoryName(name: string): string {
   return catKeyOf(name.replace(/&/g, " and "));
 }
 
-/** A word or a masked account beside a name (numbers, codes' shapes aside: they change from line to line). */
-const NEIGHBOUR = /^(?:[a-z]+|#[0-9]{4})$/;
+/** A word or an account's last four beside a name (numbers, codes' shapes aside: they change from line to line). */
+const isNeighbour = (token: string) => /^[a-z]+$/.test(token) || isLastFour(token);
 
 /**
  * What a tenant contributes: each word of letters in its examples' descriptions that names
@@ -104,7 +104,7 @@ export function contribution(examples: Examples, categories: Iterable<string> = 
     tokens.forEach((word, i) => {
       if (!isNameWord(word) || seen.has(word)) return;
       seen.add(word);
-      const beside = [tokens[i - 1], tokens[i + 1]].map((t) => (t && NEIGHBOUR.test(t) ? t : "")).join(" ");
+      const beside = [tokens[i - 1], tokens[i + 1]].map((t) => (t && isNeighbour(t) ? t : "")).join(" ");
       let entry = perWord.get(word);
       if (!entry) perWord.set(word, (entry = { categories: new Map(), beside: new Map() }));
       for (const [category, lines] of perCategory) {
