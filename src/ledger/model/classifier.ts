@@ -285,8 +285,8 @@ export class LocalModel {
     if (this.size === 0) return this.othersSay(key);
     if (!fit) return null;
     const corpus = this.evidence.currentCorpus();
-    const { best, inputs, history } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
-    const own = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior)) };
+    const { best, inputs, history, ceiling } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
+    const own = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior), ceiling) };
     // The others' word counts only for a merchant no label of the tenant's shows.
     const others = history === null ? this.othersSay(key) : null;
     return others && others.confidence > own.confidence ? others : own;

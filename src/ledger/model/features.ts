@@ -1,11 +1,13 @@
 /**
- * What the local model reads of a line. Nothing here knows any bank's words but one: a line is
+ * What the local model reads of a line. Nothing here knows any bank's words but two: a line is
  * cut into words and numbers the same way for every bank, and which of them carry the
  * merchant is learnt from the tenant's own lines (classifier.ts: a word every kind of line
- * shares weighs little, a word only one merchant's lines share weighs much). The one is
+ * shares weighs little, a word only one merchant's lines share weighs much). The two are
  * `transfer`: a transfer names its other party by that account's last four digits, which
  * no bank's words around them can be learnt to outweigh from a few labels (`MOBILE BANKING`
- * one day, `INTERNET BANKING` the next, for the same account).
+ * one day, `INTERNET BANKING` the next, for the same account); and `check`: a check's line
+ * names nobody (`CHECK 4165`, `Share Draft #4165`), so no number of labelled checks tells
+ * who the next one paid (`namesNobody`).
  *
  * Two steps:
  * - `lineKey`: the line as the model keeps it. Words as they are (lower case; a word glued
@@ -122,6 +124,22 @@ const LAST_FOUR_WORD = /^#[0-9]{4}$/;
  */
 export function transferAccounts(description: string): string[] {
   return TRANSFER.test(description) ? description.split(" ").filter(isLastFour) : [];
+}
+
+/** The words of a check's line, as banks print them around its number. */
+const CHECK = new Set(["check", "chk", "cheque", "draft"]);
+const CHECK_WORDS = new Set([...CHECK, "share", "paid", "number"]);
+
+/**
+ * Whether a line's text names nobody: a check printed as its number alone (`check 0000`,
+ * `share draft 0000`, `check paid 0000`), with no merchant name beside it, in a key's
+ * description and name as the model keeps them. Its payee, and so its category, is not on
+ * the line; a check that prints its payee (`CHECK 4165 NGUYEN T`) names somebody.
+ */
+export function namesNobody(description: string, merchantName: string): boolean {
+  if (merchantName) return false;
+  const words = nameWords(description);
+  return words.some((word) => CHECK.has(word)) && words.every((word) => CHECK_WORDS.has(word));
 }
 
 /** The words of text as the model keeps it (`canonicalText`) that can name a merchant, each once. */

@@ -15,7 +15,7 @@
  * line would look like the bank's words around them: known text, a known merchant.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
-import { featuresOfKey } from "./features";
+import { featuresOfKey, keyParts, namesNobody, transferAccounts } from "./features";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
@@ -37,6 +37,8 @@ export interface Measurement {
   prior: number;
   /** The merchant's history for the chosen category; null for a merchant no example shows. */
   history: MerchantHistory | null;
+  /** The most the line's confidence may be (`ceilingOf`): 1 unless its text names no party the examples show. */
+  ceiling: number;
 }
 
 /** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
@@ -129,14 +131,36 @@ export class Fit {
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
+    const ceiling = ceilingOf(key, history);
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
-    if (!history) return { best, inputs, prior: 0.5, history: null };
+    if (!history) return { best, inputs, prior: 0.5, history: null, ceiling };
     inputs[INPUT.merchant] = logOdds(history.merchant);
     inputs[INPUT.band] = logOdds(history.band);
     inputs[INPUT.account] = logOdds(history.account);
     inputs[INPUT.known] = 1;
-    return { best, inputs, prior: historyPrior(history), history };
+    return { best, inputs, prior: historyPrior(history), history, ceiling };
   }
+}
+
+/**
+ * The most a check printed as its number alone may be: below the default duh band however
+ * many checks agreed. Every check the business wrote is one history, whoever each paid, and
+ * the next may pay someone none of them did (a supplier paid by check for the first time);
+ * the text cannot tell, so a person or a rule decides it.
+ */
+const CHECK_CEILING = 0.9;
+
+/**
+ * The most a line's confidence may be where its text names no party the examples show,
+ * whatever the regression and the calibration make of its other words: a check printed as
+ * its number alone, no more than its history alone says (`historyPrior`) nor than
+ * `CHECK_CEILING`; a transfer to an account no example shows, no more than an even chance
+ * (its words are the channel's, which say nothing of who owns that account). 1 otherwise.
+ */
+function ceilingOf(key: string, history: MerchantHistory | null): number {
+  const { description, name } = keyParts(key);
+  if (namesNobody(description, name)) return Math.min(CHECK_CEILING, history ? historyPrior(history) : 0.5);
+  return !history && transferAccounts(description).length > 0 ? 0.5 : 1;
 }
 
 /**

@@ -5,7 +5,7 @@ import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./ca
 import { calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
 import { Evidence, type Corpus } from "./evidence";
 import { INPUT } from "./fit";
-import { canonicalText, featuresOfKey, lineKey, sizeBand, type LineFacts } from "./features";
+import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
 
 const facts = (description: string, amountCents = -1_000, accountId = "acc", merchantName: string | null = null): LineFacts => ({
@@ -60,6 +60,20 @@ describe("features", () => {
     expect(features.filter((f) => f.startsWith("c:") && f.includes("sq"))).toEqual([]);
     expect(featuresOfKey("x|blue bottle|-2|acc")).toContain("b:blue_bottle");
     expect(new Set(features).size).toBe(features.length);
+  });
+
+  it("tells a check printed as its number alone, which names nobody, from a line that names its party", () => {
+    const nobody = (description: string, merchantName: string | null = null) => {
+      const { description: text, name } = keyParts(lineKey(facts(description, -45_000, "acc", merchantName)));
+      return namesNobody(text, name);
+    };
+    for (const check of ["CHECK 4165", "CHECK # 4165", "Check #4165", "Check Paid #4165", "Share Draft #4165", "Draft 4165", "CHK 4165", "CHECK NO. 4165 10/14"]) {
+      expect(nobody(check), check).toBe(true);
+    }
+    // A check that prints its payee, or beside an aggregator's merchant name; a deposit; any other line.
+    for (const [named, merchant] of [["CHECK 4165 NGUYEN THANH", null], ["CHECK 4165", "Nguyen Plumbing"], ["MOBILE CHECK DEPOSIT", null], ["ATM CHECK DEPOSIT 10/14", null], ["POS Debit - Visa Check Card 4821 - SHELL", null], ["SHARE DIVIDEND", null], ["PAID", null]] as const) {
+      expect(nobody(named, merchant), named).toBe(false);
+    }
   });
 });
 
@@ -320,6 +334,34 @@ describe("LocalModel", () => {
     expect(probe(inseparable, -3_000, "card").confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(probe(byAccount, -3_000, "acc")).toMatchObject({ category: "Owner draw" });
     expect(probe(byAccount, -3_000, "card").confidence).toBeGreaterThan(probe(inseparable, -3_000, "acc").confidence);
+  });
+
+  it("keeps a check printed as its number alone below the band however many agreed, and below what its history alone says", () => {
+    const contractor = (n: number, cents: (i: number) => number) => book([{ text: (i) => `CHECK ${3100 + i}`, category: "Contractors", cents }], n);
+    const probe = facts("CHECK 3999", -84_000);
+    // Two hundred agreeing checks at about that size: the next may pay someone none of them did.
+    const many = LocalModel.train(taught([...history, ...contractor(200, (i) => -(80_000 + 1_000 * (i % 9)))])).predict(probe)!;
+    expect(many.category).toBe("Contractors");
+    expect(many.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(many.confidence).toBeGreaterThan(0.85);
+    // As many lines of a merchant the text names are in the band.
+    const named = LocalModel.train(taught([...history, ...book([{ text: (i) => `NGUYEN PLUMBING ${3100 + i}`, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200)]));
+    expect(named.predict(facts("NGUYEN PLUMBING 3999", -84_000))!.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    // Twenty agreeing checks, none of them of this size: no more than the history says of a check at a new size (an even chance).
+    const elsewhere = LocalModel.train(taught([...history, ...contractor(20, (i) => -(4_000 + 100 * i))])).predict(probe)!;
+    expect(elsewhere.confidence).toBeLessThanOrEqual(0.5);
+  });
+
+  it("keeps a transfer to an account no example shows below an even chance, however sure the bank's words around it are", () => {
+    const transfers = book(
+      ["7702", "3318", "5207"].map((account) => ({ text: (i: number) => `${i % 2 ? "MOBILE" : "INTERNET"} BANKING TRANSFER WITHDRAWAL ${account}`, category: "Owner draw" })),
+      20,
+    );
+    const model = LocalModel.train(taught([...history, ...transfers]));
+    expect(model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 5207"))!.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    const stranger = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 2649"))!;
+    expect(stranger.category).toBe("Owner draw");
+    expect(stranger.confidence).toBeLessThanOrEqual(0.5);
   });
 
   it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {
