@@ -37,7 +37,7 @@ export interface Measurement {
   prior: number;
   /** The merchant's history for the chosen category; null for a merchant no example shows. */
   history: MerchantHistory | null;
-  /** The most the line's confidence may be (`ceilingOf`): 1 unless its text names no party the examples show. */
+  /** The most the line's confidence may be (`ceilingOf`): below the band where its text names no party the examples show, 1 otherwise. */
   ceiling: number;
 }
 
@@ -143,24 +143,25 @@ export class Fit {
 }
 
 /**
- * The most a check printed as its number alone may be: below the default duh band however
- * many checks agreed. Every check the business wrote is one history, whoever each paid, and
- * the next may pay someone none of them did (a supplier paid by check for the first time);
- * the text cannot tell, so a person or a rule decides it.
+ * The most a line that names no party the examples show may be: below the default duh band
+ * however sure the calibration is of its other words, whatever it says below that.
  */
-const CHECK_CEILING = 0.9;
+const NO_PARTY_CEILING = 0.9;
 
 /**
- * The most a line's confidence may be where its text names no party the examples show,
- * whatever the regression and the calibration make of its other words: a check printed as
- * its number alone, no more than its history alone says (`historyPrior`) nor than
- * `CHECK_CEILING`; a transfer to an account no example shows, no more than an even chance
- * (its words are the channel's, which say nothing of who owns that account). 1 otherwise.
+ * `NO_PARTY_CEILING` where the line's text names no party the examples show, 1 otherwise:
+ * - a check printed as its number alone (`namesNobody`): every check the business wrote
+ *   is one history, whoever each paid, and the next may pay someone none of them did (a
+ *   supplier paid by check for the first time); the text cannot tell, so a person or a
+ *   rule decides it, however many checks agreed;
+ * - a transfer to an account no example shows: its words are the channel's (`INTERNET
+ *   BANKING TRANSFER WITHDRAWAL`), which the regression may be sure of from the tenant's
+ *   other transfers, and which say nothing of who owns that account.
  */
 function ceilingOf(key: string, history: MerchantHistory | null): number {
   const { description, name } = keyParts(key);
-  if (namesNobody(description, name)) return Math.min(CHECK_CEILING, history ? historyPrior(history) : 0.5);
-  return !history && transferAccounts(description).length > 0 ? 0.5 : 1;
+  const namesNoParty = namesNobody(description, name) || (!history && transferAccounts(description).length > 0);
+  return namesNoParty ? NO_PARTY_CEILING : 1;
 }
 
 /**

@@ -336,32 +336,29 @@ describe("LocalModel", () => {
     expect(probe(byAccount, -3_000, "card").confidence).toBeGreaterThan(probe(inseparable, -3_000, "acc").confidence);
   });
 
-  it("keeps a check printed as its number alone below the band however many agreed, and below what its history alone says", () => {
-    const contractor = (n: number, cents: (i: number) => number) => book([{ text: (i) => `CHECK ${3100 + i}`, category: "Contractors", cents }], n);
-    const probe = facts("CHECK 3999", -84_000);
+  it("keeps a check printed as its number alone below the band, however many agreed", () => {
+    const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.
-    const many = LocalModel.train(taught([...history, ...contractor(200, (i) => -(80_000 + 1_000 * (i % 9)))])).predict(probe)!;
-    expect(many.category).toBe("Contractors");
-    expect(many.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
-    expect(many.confidence).toBeGreaterThan(0.85);
+    const check = LocalModel.train(taught([...history, ...contractor((i) => `CHECK ${3100 + i}`)])).predict(facts("CHECK 3999", -84_000))!;
+    expect(check.category).toBe("Contractors");
+    expect(check.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(check.confidence).toBeGreaterThan(0.85);
     // As many lines of a merchant the text names are in the band.
-    const named = LocalModel.train(taught([...history, ...book([{ text: (i) => `NGUYEN PLUMBING ${3100 + i}`, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200)]));
-    expect(named.predict(facts("NGUYEN PLUMBING 3999", -84_000))!.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
-    // Twenty agreeing checks, none of them of this size: no more than the history says of a check at a new size (an even chance).
-    const elsewhere = LocalModel.train(taught([...history, ...contractor(20, (i) => -(4_000 + 100 * i))])).predict(probe)!;
-    expect(elsewhere.confidence).toBeLessThanOrEqual(0.5);
+    const named = LocalModel.train(taught([...history, ...contractor((i) => `NGUYEN PLUMBING ${3100 + i}`)])).predict(facts("NGUYEN PLUMBING 3999", -84_000))!;
+    expect(named.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
   });
 
-  it("keeps a transfer to an account no example shows below an even chance, however sure the bank's words around it are", () => {
+  it("keeps a transfer to an account no example shows below the band, however sure the bank's words around it are", () => {
     const transfers = book(
       ["7702", "3318", "5207"].map((account) => ({ text: (i: number) => `${i % 2 ? "MOBILE" : "INTERNET"} BANKING TRANSFER WITHDRAWAL ${account}`, category: "Owner draw" })),
-      20,
+      40,
     );
     const model = LocalModel.train(taught([...history, ...transfers]));
     expect(model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 5207"))!.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
     const stranger = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 2649"))!;
     expect(stranger.category).toBe("Owner draw");
-    expect(stranger.confidence).toBeLessThanOrEqual(0.5);
+    expect(stranger.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(stranger.confidence).toBeGreaterThan(0.5);
   });
 
   it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {
