@@ -22,7 +22,9 @@
  * held-out folds of the tenant's own examples (held-out.ts). A merchant whose lines went to
  * different categories, and that nothing on the line separates, keeps a low confidence
  * however sure the regression is; a handful of labels, however consistent, earns no more
- * than the rule of succession allows until the held-out lines show more. Where the tenant
+ * than the rule of succession allows until the held-out lines show more; a line that names
+ * no party the examples show (a check printed as its number alone, a transfer to an
+ * account no example shows) stays below the band (fit.ts, `ceilingOf`). Where the tenant
  * opted in to the shared merchant prior (shared-prior.ts), a merchant other businesses split
  * stays below the band while the tenant's own labels of it all agree and are few.
  */

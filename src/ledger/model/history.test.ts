@@ -96,6 +96,22 @@ describe("the merchant's history", () => {
     expect(read(summitOwn("PMTZQX")[0]!, "Shipping")).toBeNull();
   });
 
+  it("reads a word inside a line that begins several taught words as a word of its own, and at the line's end as one cut short", () => {
+    const taught = [
+      ...[1, 2, 3].map((i): [string, string] => [key(`GUSTO PAYROLL ${i}`, -500_000), "Shipping"]),
+      ...[1, 2, 3].map((i): [string, string] => [key(`STRIPE PAYMENTS ${i}`, 90_000), "Travel"]),
+      ...[1, 2, 3, 4].map((i): [string, string] => [key(`US FOODS INC ACH ${i}`, -150_000 * i), "Packaging"]),
+    ];
+    // A customer new to the tenant pays in; of its words, the entry's `PAY` is on fewest of the tenant's lines.
+    const customer = (ending: string) => [600_000, 60_000].map((cents) => key(`BLUE PINE FOODS CORP PAY${ending}`, cents));
+    const elsewhere = [1, 2, 3].flatMap((i) => [key(`BLUE BOTTLE ${i}`, -500 * i), key(`PINE STREET ${i}`, -700 * i), key(`ACME CORP ${i}`, -900 * i)]);
+    const { read } = learn([...others, ...taught], [...customer(" ID 4411"), ...customer(""), ...elsewhere]);
+    // Inside the line, `PAY` begins PAYROLL and PAYMENTS: a word no example has, so a merchant no example shows.
+    expect(read(customer(" ID 4411")[0]!, "Packaging")).toBeNull();
+    // At its end it may be either cut short: the line is read by the words an example has (`FOODS`).
+    expect(read(customer("")[0]!, "Packaging")!.merchant).toEqual({ agree: 4, lines: 4 });
+  });
+
   it("makes a line's last word whole where it begins one word an example has, and only then", () => {
     const histories = new Histories(CATEGORIES.length);
     for (const description of ["CHECKCARD 1014 STAPLES 00112233 OAKLAND CA", "CHECKCARD 1014 STARBUCKS 4411 OAKLAND CA", "CHECKCARD 1014 TARGET T-0412 OAKLAND CA"])

@@ -92,7 +92,7 @@ export class Histories {
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const name = this.nameOf(key, corpus, idf);
-    if (name !== null && !this.knows(name, corpus)) return null;
+    if (name !== null && !this.knows(name, corpus, keyParts(key).description.endsWith(` ${name}`))) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
     const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
     const known = identities
@@ -154,12 +154,15 @@ export class Histories {
   }
 
   /**
-   * Whether an example has this word, a word it begins (cut short), a word of four letters or
-   * more it begins with (glued to more), or one of three it begins with where the rest is a
-   * word of the tenant's lines (`PMTSEC`: a NACHA field's `VENDOR PMT` glued to `SEC:`).
+   * Whether an example has this word, a word it begins (cut short: at the line's end, `last`,
+   * any such word; inside the line, the one word alone that begins so, as a field cut to its
+   * width, for a word there that begins several is a word of its own: `PAY` of `CORP PAY`,
+   * beside `PAYROLL` and `PAYMENTS`), a word of four letters or more it begins with (glued to
+   * more), or one of three it begins with where the rest is a word of the tenant's lines
+   * (`PMTSEC`: a NACHA field's `VENDOR PMT` glued to `SEC:`).
    */
-  private knows(word: string, corpus: Corpus): boolean {
-    if (this.counts.has(`w:${word}`) || this.completions().has(word)) return true;
+  private knows(word: string, corpus: Corpus, last: boolean): boolean {
+    if (this.counts.has(`w:${word}`) || (last ? this.completions().has(word) : this.completions().get(word))) return true;
     for (let n = word.length - 1; n >= 4; n--) if (this.counts.has(`w:${word.slice(0, n)}`)) return true;
     const rest = word.slice(NAME_LETTERS);
     return rest.length >= NAME_LETTERS && this.counts.has(`w:${word.slice(0, NAME_LETTERS)}`) && (corpus.frequencies.get(`w:${rest}`) ?? 0) >= 2;
