@@ -49,6 +49,9 @@ const NONE: Tally = { agree: 0, lines: 0 };
 /** A word of letters, as a feature. */
 const WORD = /^w:[a-z]+$/;
 
+/** A description's last word, as the model keeps it. */
+const lastWord = (description: string) => description.slice(description.lastIndexOf(" ") + 1);
+
 /** Log-odds that a history's next line agrees, from its lines (half a line on each side: a handful of lines never claims certainty). */
 export const logOdds = ({ agree, lines }: Tally) => Math.log((agree + 0.5) / (lines - agree + 0.5));
 
@@ -92,7 +95,7 @@ export class Histories {
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const name = this.nameOf(key, corpus, idf);
-    if (name !== null && !this.knows(name, corpus, keyParts(key).description.endsWith(` ${name}`))) return null;
+    if (name !== null && !this.knows(name, corpus, lastWord(keyParts(key).description) === name)) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
     const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
     const known = identities
