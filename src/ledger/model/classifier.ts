@@ -43,6 +43,8 @@ export interface Prediction {
   confidence: number;
   /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant): a suggestion, never a decision. */
   byOthers?: true;
+  /** Set where the line names no party the examples show (a check printed as its number alone, a transfer to an account no example shows): held below the band, so a person decides it. */
+  namesNoParty?: true;
 }
 
 /** The default duh band: the model decides a line at this calibrated confidence or above. */
@@ -288,7 +290,8 @@ export class LocalModel {
     if (!fit) return null;
     const corpus = this.evidence.currentCorpus();
     const { best, inputs, history, ceiling } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
-    const own = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior), ceiling) };
+    const own: Prediction = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior), ceiling) };
+    if (ceiling < 1) own.namesNoParty = true;
     // The others' word counts only for a merchant no label of the tenant's shows.
     const others = history === null ? this.othersSay(key) : null;
     return others && others.confidence > own.confidence ? others : own;

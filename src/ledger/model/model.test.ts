@@ -343,9 +343,11 @@ describe("LocalModel", () => {
     expect(check.category).toBe("Contractors");
     expect(check.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(check.confidence).toBeGreaterThan(0.85);
+    expect(check.namesNoParty).toBe(true);
     // As many lines of a merchant the text names are in the band.
     const named = LocalModel.train(taught([...history, ...contractor((i) => `NGUYEN PLUMBING ${3100 + i}`)])).predict(facts("NGUYEN PLUMBING 3999", -84_000))!;
     expect(named.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    expect(named.namesNoParty).toBeUndefined();
   });
 
   it("keeps a transfer to an account no example shows below the band, however sure the bank's words around it are", () => {
@@ -354,11 +356,14 @@ describe("LocalModel", () => {
       40,
     );
     const model = LocalModel.train(taught([...history, ...transfers]));
-    expect(model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 5207"))!.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    const known = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 5207"))!;
+    expect(known.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    expect(known.namesNoParty).toBeUndefined();
     const stranger = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 2649"))!;
     expect(stranger.category).toBe("Owner draw");
     expect(stranger.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(stranger.confidence).toBeGreaterThan(0.5);
+    expect(stranger.namesNoParty).toBe(true);
   });
 
   it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {

@@ -14,6 +14,8 @@ export interface Suggestion {
   confidence: number;
   /** Set where the category is what other businesses file the merchant under (the shared merchant prior), not what the tenant's own labels say. */
   byOthers?: true;
+  /** Set where the line names no party the model knows (a check's number alone, an account new to it): a person decides it, however sure the suggestion. */
+  namesNoParty?: true;
 }
 
 /**
@@ -31,7 +33,7 @@ export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: read
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
   for (const line of lines) {
     const prediction = model.predictAsFitted(lineKey(line));
-    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, byOthers: prediction.byOthers });
+    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, byOthers: prediction.byOthers, namesNoParty: prediction.namesNoParty });
   }
   return suggestions;
 }

@@ -4,7 +4,8 @@
  * and the security of its actions.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createTenant, rw, ro, type SandboxTenant } from "../../../test/fixtures/sandbox";
+import { landSandboxBank } from "../../../test/fixtures/books";
+import { api, CHECKING, createTenant, deliver, rw, ro, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { bakery, page, queueIds, textOf } from "../../../test/fixtures/workspace";
 
 describe("the review page", () => {
@@ -144,5 +145,27 @@ describe("the review's security", () => {
     const answer = await page(other, "/app/review/decide", { form: { line: String(first), category: "Meals", action: "categorise" } });
     expect(answer.status).toBe(404);
     expect((await api(rw(t), `/api/v1/transactions/A/${first}`)).body.row.category).toBe("uncategorised");
+  });
+});
+
+describe("the review page's suggestion for a check printed as its number alone", () => {
+  it("says the line names nobody the model knows, so it waits for a person or a rule however sure the suggestion", async () => {
+    const t = await bakery();
+    const checks = Array.from({ length: 16 }, (_, i) => txn(`check_${i}`, { name: `CHECK ${1001 + i}`, amount: 450 + i, date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));
+    await deliver(t.tenant, { accounts: [CHECKING], added: checks });
+    await landSandboxBank(t);
+    const queue = (await api(rw(t), "/api/v1/exceptions?per_page=100")).body.exceptions as { a_id: number; description: string }[];
+    const [taught, waiting] = [queue.filter((e) => e.description.startsWith("CHECK")).slice(0, 12), queue.filter((e) => e.description.startsWith("CHECK")).slice(12)];
+    const others = queue.filter((e) => !e.description.startsWith("CHECK"));
+    for (const [lines, category] of [[taught, "Ingredients"], [others, "Meals"]] as const) {
+      const posted = await page(t, "/app/review/bulk", { form: { line: lines.map((e) => String(e.a_id)), category, action: "categorise" } });
+      expect(posted.status).toBe(303);
+    }
+    const html = (await page(t, "/app/review")).html;
+    for (const { a_id } of waiting) {
+      const row = html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0];
+      expect(row).toMatch(/<strong>Ingredients<\/strong>, \d+% sure/);
+      expect(textOf(row)).toContain("the line names nobody the model knows, a check's number or a new account: it waits for you or a rule");
+    }
   });
 });

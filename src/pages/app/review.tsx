@@ -143,7 +143,7 @@ async function lineFragment(ws: Workspace, aId: number, errors: FieldErrors) {
   if (!detail.ok) return <tr id={`line-${aId}`}><td colspan={6} class="error" role="alert">{detail.refusal.words}</td></tr>;
   const row = detail.value.row;
   const suggestion = settle(suggestions).find((s) => s.a_id === aId);
-  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers } : null };
+  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers, namesNoParty: suggestion.namesNoParty } : null };
   return <ReviewRow line={line} choices={choices} page={1} writes={ws.writes} errors={errors} />;
 }
 
@@ -308,6 +308,7 @@ function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
   return (
     <>
       <strong>{suggestion.category}</strong>, {percent(suggestion.confidence)} sure{suggestion.byOthers ? ", as other businesses file this merchant" : ""}
+      {suggestion.namesNoParty ? <span class="muted"> (the line names nobody the model knows, a check's number or a new account: it waits for you or a rule)</span> : null}
     </>
   );
 }
