@@ -109,7 +109,9 @@ export function lineKey(line: LineFacts): string {
  */
 export const NAME_LETTERS = 3;
 const LETTERS = /^[a-z]+$/;
-export const isNameWord = (word: string) => word.length >= NAME_LETTERS && LETTERS.test(word);
+/** A token of letters alone, as the model keeps text (a word, not a number, a code or an account). */
+export const isLetters = (token: string) => LETTERS.test(token);
+export const isNameWord = (word: string) => word.length >= NAME_LETTERS && isLetters(word);
 
 /** An account's last four digits as the model keeps them (`#4411`). */
 export const isLastFour = (word: string) => LAST_FOUR_WORD.test(word);

@@ -94,8 +94,9 @@ export class Histories {
   /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
   read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
+    const { description, signBand, account } = keyParts(key);
     const name = this.nameOf(key, corpus, idf);
-    if (name !== null && !this.knows(name, corpus, lastWord(keyParts(key).description) === name)) return null;
+    if (name !== null && !this.knows(name, corpus, lastWord(description) === name)) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
     const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
     const known = identities
@@ -108,7 +109,6 @@ export class Histories {
       if (!chosen || logOdds(merchant) > logOdds(chosen.merchant)) chosen = { f, merchant };
     }
     if (!chosen) return null;
-    const { signBand, account } = keyParts(key);
     return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k), name };
   }
 

@@ -24,7 +24,7 @@
  */
 import { catKeyOf } from "../books/categories";
 import { byText, type Examples } from "./evidence";
-import { isLastFour, isNameWord, keyParts, nameWords } from "./features";
+import { isLastFour, isLetters, isNameWord, keyParts, nameWords } from "./features";
 import type { MerchantHistory } from "./history";
 
 /** What the tenants that opted in say of one merchant word. */
@@ -86,7 +86,7 @@ export function sharedCategoryName(name: string): string {
 }
 
 /** A word or an account's last four beside a name (numbers, codes' shapes aside: they change from line to line). */
-const isNeighbour = (token: string) => /^[a-z]+$/.test(token) || isLastFour(token);
+const isNeighbour = (token: string) => isLetters(token) || isLastFour(token);
 
 /**
  * What a tenant contributes: each word of letters in its examples' descriptions that names
