@@ -1,7 +1,7 @@
 /**
  * `npm run eval:model`: the local model measured on bank text it cannot have been fitted
  * to. Each seed is a different business (bench/bank-text/: its merchants, amounts and
- * noise drawn afresh) whose transactions are printed as nine banks and aggregators print
+ * noise drawn afresh) whose transactions are printed as thirteen banks and aggregators print
  * them. The model learns from the first N lines of the training period and is tested on the
  * 2,000 lines of the test period, in two ways:
  *

@@ -3,7 +3,7 @@
  * and the soak: a few hundred merchants across the five headers, printed in one text style
  * (processor prefixes, store numbers, card suffixes, cities, reference numbers, random
  * casing), recurring and one-off, with amounts of the right sign and size. The model's
- * evaluation prints its lines as nine banks do instead (bench/bank-text/).
+ * evaluation prints its lines as thirteen banks do instead (bench/bank-text/).
  */
 
 /** Mulberry32: small, fast, seedable. */

@@ -522,6 +522,174 @@ const aggregatorBare: Style = {
   },
 };
 
+/** In the manner of TD Bank: `VISA DDA PUR 469216 ... * CA`, and the kind of entry before a comma (`CCD DEBIT, GUSTO PAYROLL`). */
+const ddaPurchase: Style = {
+  modelledOn: "TD Bank",
+  width: null,
+  print(t, b, r) {
+    switch (t.merchant.kind) {
+      case "card":
+      case "online": {
+        if (t.account === "card") return plain(network(t, "spaced"));
+        const [city, state] = t.merchant.place ?? ["", ""];
+        return plain(single(`${r.chance(0.5) ? "VISA DDA PUR" : "DBCRD PUR AP"} ${r.digits(6)} ${t.descriptor.slice(0, 25)} ${city.slice(0, 13)} * ${state}`));
+      }
+      case "ach-debit":
+        return plain(`${ach(t).sec} DEBIT, ${ach(t).company} ${t.entry}`);
+      case "ach-credit":
+        return plain(`${ach(t).sec} DEPOSIT, ${ach(t).company} ${t.entry} ${t.individualId}`);
+      case "wire-in":
+        return plain(`INCOMING WIRE, ${t.merchant.party}`);
+      case "wire-out":
+        return plain(`OUTGOING WIRE, ${t.merchant.party}`);
+      case "transfer-out":
+        return plain(`eTransfer Debit, Online Xfer Transfer to ${savingsLike(t.merchant.toAccount!.label) ? "SV" : "CK"} ${t.merchant.toAccount!.mask}`);
+      case "transfer-in":
+        return plain(`eTransfer Credit, Online Xfer Transfer from SV ${t.merchant.toAccount!.mask}`);
+      case "p2p-out":
+        return plain(`SEND, Zelle ${t.merchant.party}`);
+      case "p2p-in":
+        return plain(`RECEIVE, Zelle ${t.merchant.party}`);
+      case "check":
+        return plain(`CHECK ${t.checkNumber}`);
+      case "deposit":
+        return plain(r.pick(["DEPOSIT", "MOBILE DEPOSIT", "ATM DEPOSIT"]));
+      case "atm":
+        return plain(`ATM CASH WITHDRAWAL, ${street(r)} ${cityState(b, r)}`);
+      case "fee":
+        return plain({ MONTHLY: "MAINTENANCE FEE", WIRE: "WIRE TRANSFER FEE", OVERDRAFT: "OVERDRAFT PD" }[feeKind(t)]);
+      case "interest":
+        return plain("INTEREST PAID");
+    }
+  },
+};
+
+/** In the manner of Fifth Third: `DEBIT CARD PURCHASE AT <name>, <city>, <state> ON 101426 FROM CARD#: XXXXXXXXXXXX4821`, fields between commas. */
+const purchaseAt: Style = {
+  modelledOn: "Fifth Third",
+  width: null,
+  print(t, b, r) {
+    const d = t.postedOn;
+    const mmddyyTight = (iso: string) => `${mm(iso)}${dd(iso)}${yy(iso)}`;
+    switch (t.merchant.kind) {
+      case "card":
+      case "online": {
+        if (t.account === "card") return plain(network(t, "spaced"));
+        const [city, state] = t.merchant.place ?? ["", ""];
+        const words = t.merchant.recurring ? "RECURRING DEBIT CARD PURCHASE AT" : "DEBIT CARD PURCHASE AT";
+        return plain(`${words} ${t.descriptor.slice(0, 25).trim()}, ${city.slice(0, 13).trim()}, ${state} ON ${mmddyyTight(t.purchasedOn)} FROM CARD#: XXXXXXXXXXXX${b.debitCardLast4}`);
+      }
+      case "ach-debit":
+        return plain(`${r.chance(0.5) ? "WEB INITIATED PAYMENT AT" : "ACH DEBIT AT"} ${ach(t).company.trim()} ${t.entry} ${t.individualId}`);
+      case "ach-credit":
+        return plain(`DIRECT DEPOSIT FROM ${ach(t).company.trim()} ${t.entry}`);
+      case "wire-in":
+        return plain(`INCOMING WIRE TRANSFER FROM ${t.merchant.party} REF ${r.digits(10)}`);
+      case "wire-out":
+        return plain(`WIRE TRANSFER TO ${t.merchant.party} REF ${r.digits(10)}`);
+      case "transfer-out":
+        return plain(`5/3 ONLINE TRANSFER TO ${savingsLike(t.merchant.toAccount!.label) ? "SV" : "CK"}: XXXXXX${t.merchant.toAccount!.mask} REF # ${r.digits(9)}`);
+      case "transfer-in":
+        return plain(`5/3 ONLINE TRANSFER FROM SV: XXXXXX${t.merchant.toAccount!.mask} REF # ${r.digits(9)}`);
+      case "p2p-out":
+        return plain(`ZELLE PAYMENT TO ${t.merchant.party} ${r.code(11)}`);
+      case "p2p-in":
+        return plain(`ZELLE PAYMENT FROM ${t.merchant.party} ${r.code(11)}`);
+      case "check":
+        return plain(`CHECK ${t.checkNumber}`);
+      case "deposit":
+        return plain(r.pick(["MOBILE DEPOSIT", "DEPOSIT", `ATM DEPOSIT AT ${street(r)} ON ${mmddyyTight(d)}`]));
+      case "atm":
+        return plain(`ATM WITHDRAWAL AT ${street(r)}, ${b.home[0]}, ${b.home[1]} ON ${mmddyyTight(d)} FROM CARD#: XXXXXXXXXXXX${b.debitCardLast4}`);
+      case "fee":
+        return plain({ MONTHLY: "SERVICE CHARGE", WIRE: "WIRE TRANSFER FEE", OVERDRAFT: "OVERDRAFT FEE" }[feeKind(t)]);
+      case "interest":
+        return plain("INTEREST CREDIT");
+    }
+  },
+};
+
+/** In the manner of business neobanks (Mercury and others): the counterparty's name alone, title-cased, no city; ACH fields between semicolons. */
+const neobank: Style = {
+  modelledOn: "business neobanks (Mercury and others)",
+  width: null,
+  print(t, b, r) {
+    switch (t.merchant.kind) {
+      case "card":
+      case "online":
+        return plain(titleCase(t.descriptor));
+      case "ach-debit":
+      case "ach-credit":
+        return plain(`${titleCase(ach(t).company.trim())}; ${titleCase(t.entry)}${r.chance(0.5) ? `; ${t.individualId}` : ""}`);
+      case "wire-in":
+        return plain(`Wire from ${titleCase(t.merchant.party!)}`);
+      case "wire-out":
+        return plain(`Wire to ${titleCase(t.merchant.party!)}`);
+      case "transfer-out": {
+        const to = t.merchant.toAccount!;
+        return plain(`Transfer to ${savingsLike(to.label) ? "Savings" : titleCase(person(t.merchant.party).last || "Checking")} ••${to.mask}`);
+      }
+      case "transfer-in":
+        return plain(`Transfer from Savings ••${t.merchant.toAccount!.mask}`);
+      case "p2p-out":
+        return plain(`Send Money to ${titleCase(t.merchant.party!)}`);
+      case "p2p-in":
+        return plain(`Payment from ${titleCase(t.merchant.party!)}`);
+      case "check":
+        return plain(`Check #${t.checkNumber}`);
+      case "deposit":
+        return plain(r.pick(["Check deposit", "Mobile check deposit"]));
+      case "atm":
+        return plain("ATM withdrawal");
+      case "fee":
+        return plain({ MONTHLY: "Account fee", WIRE: "Wire fee", OVERDRAFT: "Overdraft fee" }[feeKind(t)]);
+      case "interest":
+        return plain("Interest");
+    }
+  },
+};
+
+/** In the manner of KeyBank: `POS Purchase` before the network's fields and the day after them, `Direct Withdrawal, ...`; cut at 40. */
+const directWithdrawal: Style = {
+  modelledOn: "KeyBank",
+  width: 40,
+  print(t, b, r) {
+    switch (t.merchant.kind) {
+      case "card":
+      case "online": {
+        if (t.account === "card") return plain(network(t, "spaced"));
+        return plain(`${t.merchant.recurring ? "Recurring Purchase" : "POS Purchase"} ${network(t, "spaced")} ${mm(t.purchasedOn)}${dd(t.purchasedOn)}`);
+      }
+      case "ach-debit":
+        return plain(`Direct Withdrawal, ${ach(t).company.trim()} ${t.entry}`);
+      case "ach-credit":
+        return plain(`Direct Deposit, ${ach(t).company.trim()} ${t.entry}`);
+      case "wire-in":
+        return plain(`Incoming Wire ${t.merchant.party}`);
+      case "wire-out":
+        return plain(`Wire Transfer Withdrawal ${t.merchant.party}`);
+      case "transfer-out":
+        return plain(`Internet Trf To DDA ${t.merchant.toAccount!.mask}`);
+      case "transfer-in":
+        return plain(`Internet Trf Fr Sav ${t.merchant.toAccount!.mask}`);
+      case "p2p-out":
+        return plain(`Zelle Send ${t.merchant.party}`);
+      case "p2p-in":
+        return plain(`Zelle Receive ${t.merchant.party}`);
+      case "check":
+        return plain(`Check ${t.checkNumber}`);
+      case "deposit":
+        return plain(r.pick(["Deposit", "Mobile Deposit"]));
+      case "atm":
+        return plain(`ATM Withdrawal ${street(r)}`);
+      case "fee":
+        return plain({ MONTHLY: "Maintenance Fee", WIRE: "Wire Fee", OVERDRAFT: "Overdraft Fee" }[feeKind(t)]);
+      case "interest":
+        return plain("Interest Payment");
+    }
+  },
+};
+
 function plain(description: string): Printed {
   return { description, merchantName: null };
 }
@@ -536,6 +704,10 @@ export const STYLES = {
   "bare-descriptor": bareDescriptor,
   "aggregator-named": aggregatorNamed,
   "aggregator-bare": aggregatorBare,
+  "dda-purchase": ddaPurchase,
+  "purchase-at": purchaseAt,
+  neobank,
+  "direct-withdrawal": directWithdrawal,
 } satisfies Record<string, Style>;
 
 export type StyleName = keyof typeof STYLES;

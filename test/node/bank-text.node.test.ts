@@ -106,6 +106,30 @@ describe("each style prints the shape it claims", () => {
       [["ach-credit"], /^ACH Electronic Credit[A-Z0-9]/],
       [["card", "online"], /^(POS Debit - Visa Check Card \d{4} - |Point of Sale Withdrawal |Recurring Debit Purchase Card \d{4} )\S/],
     ],
+    "dda-purchase": [
+      [["card", "online"], /^(VISA DDA PUR|DBCRD PUR AP) \d{6} .+ \* [A-Z]{2}$/],
+      [["ach-debit"], /^(PPD|CCD|WEB|TEL) DEBIT, \S/],
+      [["transfer-out"], /^eTransfer Debit, Online Xfer Transfer to (CK|SV) \d{4}$/],
+      [["check"], /^CHECK \d+$/],
+    ],
+    "purchase-at": [
+      // The network's fields between commas: name, city (or web address, phone), state.
+      [["card", "online"], /^(RECURRING )?DEBIT CARD PURCHASE AT .+, [^,]*, [A-Z]{2} ON \d{6} FROM CARD#: X{12}\d{4}$/],
+      [["ach-debit"], /^(WEB INITIATED PAYMENT AT|ACH DEBIT AT) \S/],
+      [["transfer-out"], /^5\/3 ONLINE TRANSFER TO (CK|SV): XXXXXX\d{4} REF # \d{9}$/],
+    ],
+    neobank: [
+      // The name alone: no bank's words, no city, none of the ACH lines' semicolons.
+      [["card", "online"], /^[A-Z0-9][^;]*$/],
+      [["ach-debit", "ach-credit"], /^[^;]+; [^;]+(; \S+)?$/],
+      [["transfer-out"], /^Transfer to .+ ••\d{4}$/],
+      [["check"], /^Check #\d+$/],
+    ],
+    "direct-withdrawal": [
+      [["ach-debit"], /^Direct Withdrawal, \S/],
+      [["ach-credit"], /^Direct Deposit, \S/],
+      [["card", "online"], /^(POS|Recurring) Purchase /],
+    ],
   };
 
   for (const style of STYLE_NAMES) {
@@ -166,7 +190,7 @@ describe("truncation", () => {
       const width = STYLES[style].width;
       const longest = Math.max(...book.lines[style].map((l) => l.description.length));
       // Uncut styles run past the widest cut (55): card lines, ACH or wires.
-      if (width === null) expect(longest, style).toBeGreaterThan(style === "bare-descriptor" ? 40 : 55);
+      if (width === null) expect(longest, style).toBeGreaterThan(style === "bare-descriptor" || style === "neobank" ? 40 : 55);
       else expect(longest, style).toBe(width);
     }
     // A debit-card line is the style's words and the network's, cut at 32.
