@@ -36,6 +36,7 @@ import m0033 from './0033_decisions_by_person.sql';
 import m0034 from './0034_shared_prior.sql';
 import m0035 from './0035_shared_prior_categories.sql';
 import m0036 from './0036_model_evidence_transfer_accounts.sql';
+import m0037 from './0037_model_evidence_transfer_shortenings.sql';
 
   export default {
     journal,
@@ -76,7 +77,8 @@ m0032,
 m0033,
 m0034,
 m0035,
-m0036
+m0036,
+m0037
     }
   }
   

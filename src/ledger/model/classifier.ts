@@ -24,14 +24,15 @@
  * however sure the regression is; a handful of labels, however consistent, earns no more
  * than the rule of succession allows until the held-out lines show more; a line that names
  * no party the examples show (a check printed as its number alone, a transfer to an
- * account no example shows) stays below the band (fit.ts, `ceilingOf`). Where the tenant
+ * account no example shows), or whose money goes the way no example of its merchant's
+ * went, stays below the band (fit.ts, `heldBelowBy`). Where the tenant
  * opted in to the shared merchant prior (shared-prior.ts), a merchant other businesses split
  * stays below the band while the tenant's own labels of it all agree and are few.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
-import { Fit, INPUT, INPUTS } from "./fit";
+import { Fit, INPUT, INPUTS, type HeldBelow } from "./fit";
 import { fnv, heldOutPairs } from "./held-out";
 import { sharedCap, sharedGuess, type SharedPrior } from "./shared-prior";
 
@@ -43,8 +44,13 @@ export interface Prediction {
   confidence: number;
   /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant): a suggestion, never a decision. */
   byOthers?: true;
-  /** Set where the line names no party the examples show (a check printed as its number alone, a transfer to an account no example shows): held below the band, so a person decides it. */
-  namesNoParty?: true;
+  /**
+   * Set where the line is held below the band, so a person or a rule decides it (fit.ts,
+   * `heldBelowBy`): it names no party the examples show (a check printed as its number
+   * alone, a transfer to an account no example shows), or its money goes the way no example
+   * of its merchant's went.
+   */
+  heldBelow?: HeldBelow;
 }
 
 /** The default duh band: the model decides a line at this calibrated confidence or above. */
@@ -289,9 +295,9 @@ export class LocalModel {
     if (this.size === 0) return this.othersSay(key);
     if (!fit) return null;
     const corpus = this.evidence.currentCorpus();
-    const { best, inputs, history, ceiling } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
+    const { best, inputs, history, ceiling, heldBelow } = fit.measure(key, corpus ? { corpus, at: this.evidence.linesMoved } : undefined);
     const own: Prediction = { category: fit.categories[best]!, confidence: Math.min(calibrate(this.calibration, inputs), sharedCap(history, this.sharedPrior), ceiling) };
-    if (ceiling < 1) own.namesNoParty = true;
+    if (heldBelow) own.heldBelow = heldBelow;
     // The others' word counts only for a merchant no label of the tenant's shows.
     const others = history === null ? this.othersSay(key) : null;
     return others && others.confidence > own.confidence ? others : own;

@@ -59,8 +59,12 @@ const numberOf = (length: number) => "0".repeat(Math.min(length, LONGEST_NUMBER)
  */
 const MASKED = /[^a-z0-9]*(?<![a-z0-9])(?:x{2,}|\.{2,}|\*{2,})([0-9]{4})(?![0-9])|[^a-z0-9]+/;
 
-/** A transfer between accounts, which banks print naming the other account by its last four digits, masked or not (`CHK 1322`, `TRANSFER WITHDRAWAL 7636`). */
-const TRANSFER = /(?<![a-z])(?:transfer|xfer)(?![a-z])/;
+/**
+ * A transfer between accounts, which banks print naming the other account by its last four
+ * digits, masked or not (`CHK 1322`, `TRANSFER WITHDRAWAL 7636`), the word in full or in
+ * one of the banks' shortenings (`Internet Trf To DDA 4559`, `XFR`, `TFR`, `TRNSFR`).
+ */
+const TRANSFER = /(?<![a-z])(?:transfer|xfer|xfr|trf|tfr|trnsfr)(?![a-z])/;
 /** Four digits standing alone: not part of a longer number or a code, nor of a date or a time (`10/14/2026`, `2026-10-14`, `TIME:0912`). */
 const BARE_FOUR = /(?<![a-z0-9/:.-])([0-9]{4})(?![a-z0-9/:.-])/g;
 

@@ -37,8 +37,10 @@ export interface Measurement {
   prior: number;
   /** The merchant's history for the chosen category; null for a merchant no example shows. */
   history: MerchantHistory | null;
-  /** The most the line's confidence may be (`ceilingOf`): below the band where its text names no party the examples show, 1 otherwise. */
+  /** The most the line's confidence may be: below the band where it is held there (`heldBelow`), 1 otherwise. */
   ceiling: number;
+  /** Why the line is held below the band whatever the calibration says (`heldBelowBy`), or null. */
+  heldBelow: HeldBelow | null;
 }
 
 /** A key's features as the regression reads them: indices into the vocabulary, and TF-IDF values. */
@@ -131,37 +133,48 @@ export class Fit {
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
-    const ceiling = ceilingOf(key, history);
+    const heldBelow = heldBelowBy(key, history);
+    const ceiling = heldBelow ? HELD_CEILING : 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
-    if (!history) return { best, inputs, prior: 0.5, history: null, ceiling };
+    if (!history) return { best, inputs, prior: 0.5, history: null, ceiling, heldBelow };
     inputs[INPUT.merchant] = logOdds(history.merchant);
     inputs[INPUT.band] = logOdds(history.band);
     inputs[INPUT.account] = logOdds(history.account);
     inputs[INPUT.known] = 1;
-    return { best, inputs, prior: historyPrior(history), history, ceiling };
+    return { best, inputs, prior: historyPrior(history), history, ceiling, heldBelow };
   }
 }
 
 /**
- * The most a line that names no party the examples show may be: below the default duh band
+ * The most a line held below the band may be (`heldBelowBy`): below the default duh band
  * however sure the calibration is of its other words, whatever it says below that.
  */
-const NO_PARTY_CEILING = 0.9;
+const HELD_CEILING = 0.9;
+
+/** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
+export type HeldBelow = "names-no-party" | "new-direction";
 
 /**
- * `NO_PARTY_CEILING` where the line's text names no party the examples show, 1 otherwise:
- * - a check printed as its number alone (`namesNobody`): every check the business wrote
- *   is one history, whoever each paid, and the next may pay someone none of them did (a
- *   supplier paid by check for the first time); the text cannot tell, so a person or a
- *   rule decides it, however many checks agreed;
- * - a transfer to an account no example shows: its words are the channel's (`INTERNET
- *   BANKING TRANSFER WITHDRAWAL`), which the regression may be sure of from the tenant's
- *   other transfers, and which say nothing of who owns that account.
+ * Why a line waits for a person or a rule however sure the calibration is, or null:
+ * - "names-no-party", its text names no party the examples show:
+ *   - a check printed as its number alone (`namesNobody`): every check the business wrote
+ *     is one history, whoever each paid, and the next may pay someone none of them did (a
+ *     supplier paid by check for the first time); the text cannot tell, so a person or a
+ *     rule decides it, however many checks agreed;
+ *   - a transfer to an account no example shows: its words are the channel's (`INTERNET
+ *     BANKING TRANSFER WITHDRAWAL`), which the regression may be sure of from the
+ *     tenant's other transfers, and which say nothing of who owns that account;
+ * - "new-direction", its money goes the way no example of its merchant's went: money in
+ *   from a name every example paid (a refund, or a customer who shares a supplier's name:
+ *   `ROBINSON HOLDING` the landlord and `ROBINSON HOLDING` paying an invoice), or money out
+ *   to one that only ever paid in (a processor's fee beside its payouts). The merchant's
+ *   history speaks of the other direction only.
  */
-function ceilingOf(key: string, history: MerchantHistory | null): number {
+function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
   const { description, name } = keyParts(key);
-  const namesNoParty = namesNobody(description, name) || (!history && transferAccounts(description).length > 0);
-  return namesNoParty ? NO_PARTY_CEILING : 1;
+  if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
+  if (history && history.direction.lines === 0) return "new-direction";
+  return null;
 }
 
 /**

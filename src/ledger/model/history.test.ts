@@ -147,6 +147,13 @@ describe("the merchant's history", () => {
     expect(onCard.account).toEqual({ agree: 6, lines: 6 });
   });
 
+  it("counts the merchant's lines whose money went the line's way, at any size", () => {
+    const landlord = Array.from({ length: 4 }, (_, i): [string, string] => [key(`ROBINSON HOLDING RENT ${250300 + i}`, -250_000), "Owner draw"]);
+    const { read } = learn([...others, ...landlord]);
+    expect(read(key("ROBINSON HOLDING RENT 250399", -90_000), "Owner draw")!.direction).toEqual({ agree: 4, lines: 4 });
+    expect(read(key("ROBINSON HOLDING RENT 250399", 250_000), "Owner draw")!.direction).toEqual({ agree: 0, lines: 0 });
+  });
+
   it("reads a transfer by the other account's last four alone, whatever the bank's words around them", () => {
     // The owner pays a contractor from the phone and draws from the browser, on the same bank.
     const contractor = [1, 2].map((): [string, string] => [key("MOBILE BANKING TRANSFER WITHDRAWAL 7636", -40_000), "Shipping"]);
@@ -155,6 +162,8 @@ describe("the merchant's history", () => {
     const line = key("INTERNET BANKING TRANSFER WITHDRAWAL 7636", -40_000);
     expect(read(line, "Shipping")!.merchant).toEqual({ agree: 2, lines: 2 });
     expect(read(line, "Owner draw")!.merchant).toEqual({ agree: 0, lines: 2 });
+    // Shortened as some banks print the word, the same account's history.
+    expect(read(key("Internet Trf To DDA 7636", -40_000), "Shipping")!.merchant).toEqual({ agree: 2, lines: 2 });
     // An account no example shows has no history.
     expect(read(key("INTERNET BANKING TRANSFER WITHDRAWAL 5207", -40_000), "Owner draw")).toBeNull();
     // A person's change of a transfer holds back that account's lines, not another's.

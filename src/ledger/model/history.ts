@@ -40,6 +40,8 @@ export interface MerchantHistory {
   band: Tally;
   /** Of those, the ones in the line's account. */
   account: Tally;
+  /** Of those, the ones whose money went the line's way (in or out). */
+  direction: Tally;
   /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
   name: string | null;
 }
@@ -85,10 +87,17 @@ export class Histories {
   add(features: readonly string[], lines: Float64Array): void {
     for (const feature of features) {
       if (!isKept(feature)) continue;
-      let perClass = this.counts.get(feature);
-      if (!perClass) this.counts.set(feature, (perClass = new Float64Array(this.classes)));
-      for (let k = 0; k < lines.length; k++) perClass[k]! += lines[k]!;
+      this.count(feature, lines);
+      // A word's lines in a band are also its lines in that band's direction (`w:word@-` of `w:word@-2`).
+      const band = feature.indexOf("@");
+      if (band > 0 && feature[band + 1] !== "@") this.count(feature.slice(0, band + 2), lines);
     }
+  }
+
+  private count(feature: string, lines: Float64Array): void {
+    let perClass = this.counts.get(feature);
+    if (!perClass) this.counts.set(feature, (perClass = new Float64Array(this.classes)));
+    for (let k = 0; k < lines.length; k++) perClass[k]! += lines[k]!;
   }
 
   /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
@@ -109,7 +118,13 @@ export class Histories {
       if (!chosen || logOdds(merchant) > logOdds(chosen.merchant)) chosen = { f, merchant };
     }
     if (!chosen) return null;
-    return { merchant: chosen.merchant, band: this.narrowest(chosen.f, `@${signBand}`, k), account: this.narrowest(chosen.f, `@@${account}`, k), name };
+    return {
+      merchant: chosen.merchant,
+      band: this.narrowest(chosen.f, `@${signBand}`, k),
+      account: this.narrowest(chosen.f, `@@${account}`, k),
+      direction: this.narrowest(chosen.f, `@${signBand[0]}`, k),
+      name,
+    };
   }
 
   /**

@@ -32,6 +32,10 @@ describe("features", () => {
     expect(canonicalText("INTERNET BANKING TRANSFER WITHDRAWAL 7636")).toBe("internet banking transfer withdrawal #7636");
     expect(canonicalText("Withdrawal Transfer To NGUYEN 4411")).toBe("withdrawal transfer to nguyen #4411");
     expect(canonicalText("ACCT XFER 4411 ON 10/14")).toBe("acct xfer #4411 on 00 00");
+    // The banks' shortenings of the word are the word.
+    expect(canonicalText("Internet Trf To DDA 4559")).toBe("internet trf to dda #4559");
+    for (const shortened of ["XFR", "TFR", "TRNSFR"]) expect(canonicalText(`ONLINE ${shortened} TO CHK 4559`)).toBe(`online ${shortened.toLowerCase()} to chk #4559`);
+    expect(canonicalText("TRFX 4559 STRFD 4559")).toBe("trfx 0000 strfd 0000");
     // Anywhere else, four digits are a date, a time or a store's number; so are a transfer's other lengths.
     expect(canonicalText("CHECKCARD 1014 TRANSFERWISE 4411")).toBe("checkcard 0000 transferwise 0000");
     expect(canonicalText("ONLINE TRANSFER 123 44110 ON 10/14/2026 TIME:0912 A1234")).toBe("online transfer 000 00000 on 00 00 0000 time 0000 a9");
@@ -343,11 +347,11 @@ describe("LocalModel", () => {
     expect(check.category).toBe("Contractors");
     expect(check.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(check.confidence).toBeGreaterThan(0.85);
-    expect(check.namesNoParty).toBe(true);
+    expect(check.heldBelow).toBe("names-no-party");
     // As many lines of a merchant the text names are in the band.
     const named = LocalModel.train(taught([...history, ...contractor((i) => `NGUYEN PLUMBING ${3100 + i}`)])).predict(facts("NGUYEN PLUMBING 3999", -84_000))!;
     expect(named.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
-    expect(named.namesNoParty).toBeUndefined();
+    expect(named.heldBelow).toBeUndefined();
   });
 
   it("keeps a transfer to an account no example shows below the band, however sure the bank's words around it are", () => {
@@ -358,12 +362,30 @@ describe("LocalModel", () => {
     const model = LocalModel.train(taught([...history, ...transfers]));
     const known = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 5207"))!;
     expect(known.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
-    expect(known.namesNoParty).toBeUndefined();
+    expect(known.heldBelow).toBeUndefined();
     const stranger = model.predict(facts("MOBILE BANKING TRANSFER WITHDRAWAL 2649"))!;
     expect(stranger.category).toBe("Owner draw");
     expect(stranger.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(stranger.confidence).toBeGreaterThan(0.5);
-    expect(stranger.namesNoParty).toBe(true);
+    expect(stranger.heldBelow).toBe("names-no-party");
+  });
+
+  it("keeps a line whose money goes the way no example of its merchant's went below the band, until one does", () => {
+    // The landlord, paid every month; then money in under the same name (a customer who shares it, or a refund).
+    const rent = book([{ text: (i: number) => `ROBINSON HOLDING RENT ${250300 + i}`, category: "Rent", cents: () => -250_000 }], 40);
+    const paidOnly = LocalModel.train(taught([...history, ...rent]));
+    const paid = paidOnly.predict(facts("ROBINSON HOLDING RENT 250399", -250_000))!;
+    expect(paid.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    expect(paid.heldBelow).toBeUndefined();
+    const paying = paidOnly.predict(facts("ROBINSON HOLDING RENT 250399", 250_000))!;
+    expect(paying.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    expect(paying.heldBelow).toBe("new-direction");
+    // Once the money in has its own examples, each direction is read by its own.
+    const invoices = book([{ text: (i: number) => `ROBINSON HOLDING RENT ${250300 + i}`, category: "Sales", cents: () => 250_000 }], 40);
+    const both = LocalModel.train(taught([...history, ...rent, ...invoices])).predict(facts("ROBINSON HOLDING RENT 250399", 250_000))!;
+    expect(both).toMatchObject({ category: "Sales" });
+    expect(both.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    expect(both.heldBelow).toBeUndefined();
   });
 
   it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {

@@ -6,7 +6,10 @@
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../store/db";
 import { lineKey, type LineFacts } from "./features";
+import type { HeldBelow } from "./fit";
 import type { ModelKeeper } from "./model-keeper";
+
+export type { HeldBelow };
 
 export interface Suggestion {
   category: string;
@@ -14,8 +17,8 @@ export interface Suggestion {
   confidence: number;
   /** Set where the category is what other businesses file the merchant under (the shared merchant prior), not what the tenant's own labels say. */
   byOthers?: true;
-  /** Set where the line names no party the model knows (a check's number alone, an account new to it): a person decides it, however sure the suggestion. */
-  namesNoParty?: true;
+  /** Set where the line is held below the band (classifier.ts, `Prediction.heldBelow`): a person decides it, however sure the suggestion. */
+  heldBelow?: HeldBelow;
 }
 
 /**
@@ -33,7 +36,7 @@ export function suggestionsFor(db: LedgerHandle, keeper: ModelKeeper, aIds: read
     FROM a_lines WHERE id IN (SELECT value FROM json_each(${JSON.stringify(aIds)})) ${postedFrom === null ? sql`` : sql`AND posted_on >= ${postedFrom}`}`);
   for (const line of lines) {
     const prediction = model.predictAsFitted(lineKey(line));
-    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, byOthers: prediction.byOthers, namesNoParty: prediction.namesNoParty });
+    if (prediction) suggestions.set(line.aId, { category: prediction.category, confidence: prediction.confidence, byOthers: prediction.byOthers, heldBelow: prediction.heldBelow });
   }
   return suggestions;
 }

@@ -12,7 +12,7 @@ import { ApiError, settle } from "../../errors";
 import { formListsOf, formOf } from "../../http/form-body";
 import type { Row } from "../../ledger/books/reads";
 import type { ReviewLine } from "../../ledger/books/review";
-import type { Suggestion } from "../../ledger/model/suggestions";
+import type { HeldBelow, Suggestion } from "../../ledger/model/suggestions";
 import { paramInteger, singleLineText, multiLineText } from "../../endpoints/shared";
 import { access, fromHtmx, readQuery, type Workspace, type WorkspaceEnv } from "./access";
 import { categoryChoices, type CategoryChoices } from "./categories";
@@ -143,7 +143,7 @@ async function lineFragment(ws: Workspace, aId: number, errors: FieldErrors) {
   if (!detail.ok) return <tr id={`line-${aId}`}><td colspan={6} class="error" role="alert">{detail.refusal.words}</td></tr>;
   const row = detail.value.row;
   const suggestion = settle(suggestions).find((s) => s.a_id === aId);
-  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers, namesNoParty: suggestion.namesNoParty } : null };
+  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers, heldBelow: suggestion.heldBelow } : null };
   return <ReviewRow line={line} choices={choices} page={1} writes={ws.writes} errors={errors} />;
 }
 
@@ -303,12 +303,18 @@ function BulkForm({ choices, page, errors }: { choices: CategoryChoices; page: n
   );
 }
 
+/** Why a suggestion is held below the band, as the review page says it. */
+const HELD_BELOW: Record<HeldBelow, string> = {
+  "names-no-party": "the line names nobody the model knows, a check's number or a new account",
+  "new-direction": "the money goes the other way from every line of this name the model was taught, a refund or another party of the same name",
+};
+
 function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
   if (!suggestion) return <span class="muted">none</span>;
   return (
     <>
       <strong>{suggestion.category}</strong>, {percent(suggestion.confidence)} sure{suggestion.byOthers ? ", as other businesses file this merchant" : ""}
-      {suggestion.namesNoParty ? <span class="muted"> (the line names nobody the model knows, a check's number or a new account: it waits for you or a rule)</span> : null}
+      {suggestion.heldBelow ? <span class="muted"> ({HELD_BELOW[suggestion.heldBelow]}: it waits for you or a rule)</span> : null}
     </>
   );
 }
