@@ -147,6 +147,15 @@ describe("the merchant's history", () => {
     expect(onCard.account).toEqual({ agree: 6, lines: 6 });
   });
 
+  it("reads a pair of words for the merchant only where it holds the line's name: a pair bridging the name and the city is a subset that agreed by chance", () => {
+    // A store whose lines go to two categories: some printed with the city after its name, some with its web address.
+    const withCity = Array.from({ length: 6 }, (_, i): [string, string] => [key("AMZN MKTP US OAKLAND CA", -1_000 * (i + 2)), "Packaging"]);
+    const online = Array.from({ length: 12 }, (_, i): [string, string] => [key("AMZN MKTP US AMZN.COM/BILL WA", -1_000 * (i + 2)), i < 8 ? "Packaging" : "Owner draw"]);
+    const { read } = learn([...others, ...withCity, ...online]);
+    // `US OAKLAND`'s six lines all agree; the store's eighteen do not.
+    expect(read(key("AMZN MKTP US OAKLAND CA", -5_000), "Packaging")!.merchant).toEqual({ agree: 14, lines: 18 });
+  });
+
   it("counts the merchant's lines whose money went the line's way, at any size", () => {
     const landlord = Array.from({ length: 4 }, (_, i): [string, string] => [key(`ROBINSON HOLDING RENT ${250300 + i}`, -250_000), "Owner draw"]);
     const { read } = learn([...others, ...landlord]);

@@ -6,10 +6,11 @@
  * line's band or account has always gone one way.
  *
  * Which of a line's words speak for its merchant: of its known identity features (words
- * and word pairs some example has), the one whose examples agree best with the chosen
- * category, the more distinctive among the tenant's line keys where two agree as well. (A
- * day of the week or a bank's rare field name beside a merchant's name may be more
- * distinctive than the name, so every one is read, not the most distinctive alone.)
+ * and word pairs some example has; a pair only where it holds the line's most distinctive
+ * word, `speaksFor`), the one whose examples agree best with the chosen category, the more
+ * distinctive among the tenant's line keys where two agree as well. (A day of the week or
+ * a bank's rare field name beside a merchant's name may be more distinctive than the name,
+ * so every word is read, not the most distinctive alone.)
  *
  * A line whose most distinctive word no example has names a merchant no example shows,
  * however many examples share its lesser words: `UBER *EATS` after `UBER *TRIP`, `PIRATE
@@ -50,6 +51,16 @@ const NONE: Tally = { agree: 0, lines: 0 };
 
 /** A word of letters, as a feature. */
 const WORD = /^w:[a-z]+$/;
+
+/**
+ * Whether an identity feature may speak for the merchant of a line named `name`: any word,
+ * and a pair of words only where it holds the name (`HOME DEPOT`, where `DEPOT` is also
+ * `OFFICE DEPOT`'s). A pair without it is a subset of the merchant's lines cut by a word
+ * beside them (`US OAKLAND` of `AMZN MKTP US OAKLAND CA`: the name's last word and the
+ * city), whose agreement is chance: six of a store's eighteen lines that happened to go
+ * one way would vouch for it where the eighteen split 14 to 4.
+ */
+const speaksFor = (feature: string, name: string | null) => feature.startsWith("w:") || name === null || feature.slice(2).split("_").includes(name);
 
 /** A description's last word, as the model keeps it. */
 const lastWord = (description: string) => description.slice(description.lastIndexOf(" ") + 1);
@@ -107,7 +118,7 @@ export class Histories {
     const name = this.nameOf(key, corpus, idf);
     if (name !== null && !this.knows(name, corpus, lastWord(description) === name)) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
-    const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter(isIdentity);
+    const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter((f) => isIdentity(f) && speaksFor(f, name));
     const known = identities
       .filter((f) => this.counts.has(f))
       .map((f) => ({ f, idf: idf(f) }))
