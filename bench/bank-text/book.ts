@@ -103,6 +103,21 @@ export function inStyle(book: Book, style: StyleName, labels: number): Split {
 }
 
 /**
+ * A business banking in one style, its labels drawn at random from the whole training
+ * period rather than its first lines (the same draw in every style): a person, or an
+ * evaluation, may label any lines, and how a merchant's few labels fall is luck that the
+ * first lines alone would fix once per business.
+ */
+export function inStyleAtRandom(book: Book, style: StyleName, labels: number): Split {
+  const whole = inStyle(book, style, book.training);
+  const r = new Rand(book.business.seed * 104_729 + labels);
+  const chosen = new Set(r.sample(whole.past.map((_, i) => i), Math.min(labels, book.training)));
+  // The labelled lines first, in time order, as `past` holds them.
+  const past = [...whole.past.filter((_, i) => chosen.has(i)), ...whole.past.filter((_, i) => !chosen.has(i))];
+  return { ...whole, labels: past.slice(0, chosen.size), past };
+}
+
+/**
  * Labels printed in `styles` other styles (each label in one of them at random), test
  * lines in the held-out style: text the model was never trained on, from merchants it was.
  * The training period's unlabelled lines are printed as its labels are.

@@ -6,7 +6,7 @@
  * style in training. (Plain Node: the generator is bench code.)
  */
 import { describe, expect, it } from "vitest";
-import { type BankLine, type Book, inStyle, leaveOneStyleOut, makeBook } from "../../bench/bank-text/book";
+import { type BankLine, type Book, inStyle, inStyleAtRandom, leaveOneStyleOut, makeBook } from "../../bench/bank-text/book";
 import type { Txn } from "../../bench/bank-text/business";
 import { STYLE_NAMES, STYLES, type StyleName } from "../../bench/bank-text/styles";
 
@@ -259,6 +259,20 @@ describe("splits", () => {
     expect(split.labels.map((l) => l.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(split.test.every((l) => l.period === "test")).toBe(true);
     expect(new Set([...split.labels, ...split.test].map((l) => l.style))).toEqual(new Set(["checkcard"]));
+  });
+
+  it("in one style with labels at random: drawn from the whole training period, the same draw in every style, labelled lines first", () => {
+    const split = inStyleAtRandom(book, "checkcard", 200);
+    expect(split.labels).toHaveLength(200);
+    expect(split.past).toHaveLength(3_000);
+    expect(split.past.slice(0, 200)).toEqual(split.labels);
+    expect(new Set(split.past.map((l) => l.id)).size).toBe(3_000);
+    const ids = split.labels.map((l) => l.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(Math.max(...ids)).toBeGreaterThan(2_000);
+    expect(ids).not.toEqual(inStyle(book, "checkcard", 200).labels.map((l) => l.id));
+    expect(inStyleAtRandom(book, "neobank", 200).labels.map((l) => l.id)).toEqual(ids);
+    expect(inStyleAtRandom(makeBook(12), "checkcard", 200).labels.map((l) => l.id)).not.toEqual(ids);
   });
 
   it("leave-one-style-out never shows the held-out style in training", () => {
