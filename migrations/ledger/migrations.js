@@ -37,6 +37,7 @@ import m0034 from './0034_shared_prior.sql';
 import m0035 from './0035_shared_prior_categories.sql';
 import m0036 from './0036_model_evidence_transfer_accounts.sql';
 import m0037 from './0037_model_evidence_transfer_shortenings.sql';
+import m0038 from './0038_model_evidence_cut_accounts.sql';
 
   export default {
     journal,
@@ -78,7 +79,8 @@ m0033,
 m0034,
 m0035,
 m0036,
-m0037
+m0037,
+m0038
     }
   }
   

@@ -65,6 +65,15 @@ const MASKED = /[^a-z0-9]*(?<![a-z0-9])(?:x{2,}|\.{2,}|\*{2,})([0-9]{4})(?![0-9]
  * one of the banks' shortenings (`Internet Trf To DDA 4559`, `XFR`, `TFR`, `TRNSFR`).
  */
 const TRANSFER = /(?<![a-z])(?:transfer|xfer|xfr|trf|tfr|trnsfr)(?![a-z])/;
+/**
+ * One to three digits standing alone at the end of a transfer: the other account's last
+ * four, cut short by the bank's width (`Withdrawal Transfer To COHEN 763` of `... 7631`).
+ * Kept as what the line shows of the account (`#763`): each account the bank cuts so keeps
+ * its own beginning, where a number's length (`000`) would make them one; the history reads
+ * it as the one account an example has that begins so, if one alone does (history.ts,
+ * `completed`).
+ */
+const CUT_FOUR = /(?<![a-z0-9/:.-])[0-9]{1,3}$/;
 /** Four digits standing alone: not part of a longer number or a code, nor of a date or a time (`10/14/2026`, `2026-10-14`, `TIME:0912`). */
 const BARE_FOUR = /(?<![a-z0-9/:.-])([0-9]{4})(?![a-z0-9/:.-])/g;
 
@@ -89,7 +98,8 @@ export function canonicalText(text: string): string {
   // Split on anything but letters and digits, and on a mask with its digits, which the split keeps (its captured group).
   let lower = text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   // In a transfer, four digits standing alone are the other account's last four, as if masked.
-  if (TRANSFER.test(lower)) lower = lower.replace(BARE_FOUR, "xx$1");
+  const transfer = TRANSFER.test(lower);
+  if (transfer) lower = lower.replace(BARE_FOUR, "xx$1");
   const parts = lower.split(MASKED);
   const kept: string[] = [];
   for (let i = 0; i < parts.length; i++) {
@@ -97,6 +107,8 @@ export function canonicalText(text: string): string {
     if (!part) continue;
     kept.push(i % 2 === 1 ? `#${part}` : canonical(part));
   }
+  const cut = transfer ? CUT_FOUR.exec(lower.trimEnd())?.[0] : undefined;
+  if (cut !== undefined) kept[kept.length - 1] = `#${cut}`;
   return kept.join(" ");
 }
 
@@ -117,9 +129,9 @@ const LETTERS = /^[a-z]+$/;
 export const isLetters = (token: string) => LETTERS.test(token);
 export const isNameWord = (word: string) => word.length >= NAME_LETTERS && isLetters(word);
 
-/** An account's last four digits as the model keeps them (`#4411`). */
+/** An account's last four digits as the model keeps them (`#4411`), or the first of them a cut line keeps (`#441`). */
 export const isLastFour = (word: string) => LAST_FOUR_WORD.test(word);
-const LAST_FOUR_WORD = /^#[0-9]{4}$/;
+const LAST_FOUR_WORD = /^#[0-9]{1,4}$/;
 
 /**
  * The accounts a transfer names by their last four digits (`#7636` of `internet banking

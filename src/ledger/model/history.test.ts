@@ -123,6 +123,12 @@ describe("the merchant's history", () => {
     // A word an example has, a word no example's begins, two letters, a last word of digits: as they are.
     for (const description of ["POS DEBIT STAPLES", "Withdrawal POS #495800812202 SPO", "Withdrawal POS #4958008122023 TA", "POS DEBIT TARGET 0412"])
       expect(histories.completed(key(description))).toBe(key(description));
+    // A transfer cut into its account's last four: the one account an example has that begins so, and only one.
+    const transfers = new Histories(CATEGORIES.length);
+    for (const description of ["ONLINE TRANSFER TO COHEN 7631", "ONLINE TRANSFER TO COHEN 4411", "ONLINE TRANSFER TO SAVINGS 4419"])
+      transfers.add(featuresOfKey(key(description)), Float64Array.of(0, 1, 0, 0, 0));
+    expect(transfers.completed(key("Withdrawal Transfer To COHEN 763"))).toBe(key("Withdrawal Transfer To COHEN 7631"));
+    expect(transfers.completed(key("Withdrawal Transfer To COHEN 441"))).toBe(key("Withdrawal Transfer To COHEN 441"));
   });
 
   it("reads a word of one or two letters (cut at the end of a narrow line, a state) as no merchant's name", () => {
@@ -175,6 +181,11 @@ describe("the merchant's history", () => {
     expect(read(key("Internet Trf To DDA 7636", -40_000), "Shipping")!.merchant).toEqual({ agree: 2, lines: 2 });
     // An account no example shows has no history.
     expect(read(key("INTERNET BANKING TRANSFER WITHDRAWAL 5207", -40_000), "Owner draw")).toBeNull();
+    // Cut by a narrow bank's width, each account keeps what the line shows of it: the owner's own and a
+    // contractor's who shares the owner's surname are two parties.
+    const cut = learn([...others, ...[1, 2, 3].map((): [string, string] => [key("Withdrawal Transfer To COHEN 441", -40_000), "Owner draw"])]);
+    expect(cut.read(key("Withdrawal Transfer To COHEN 441", -40_000), "Owner draw")!.merchant).toEqual({ agree: 3, lines: 3 });
+    expect(cut.read(key("Withdrawal Transfer To COHEN 763", -40_000), "Owner draw")).toBeNull();
     // A person's change of a transfer holds back that account's lines, not another's.
     const held = namesAny([contractor[0]![0]]);
     expect(held(line)).toBe(true);

@@ -51,6 +51,8 @@ const NONE: Tally = { agree: 0, lines: 0 };
 
 /** A word of letters, as a feature. */
 const WORD = /^w:[a-z]+$/;
+/** An account's last four, as a feature. */
+const ACCOUNT = /^w:#[0-9]{4}$/;
 
 /**
  * Whether an identity feature may speak for the merchant of a line named `name`: any word,
@@ -199,15 +201,16 @@ export class Histories {
 
   /**
    * The key with its description's last word made whole: a line cut at its bank's width
-   * (`Withdrawal POS #495800812202 TAR`) ends in the beginning of its merchant's name. Only
-   * a last word of `NAME_LETTERS` letters or more that no example has and that begins
-   * exactly one word some example has; the key as it is otherwise.
+   * (`Withdrawal POS #495800812202 TAR`) ends in the beginning of its merchant's name, or of
+   * a transfer's account (`... COHEN 763`, `#763`). Only a last word of `NAME_LETTERS`
+   * letters or more, or an account's digits, that no example has and that begins exactly
+   * one word or account some example has; the key as it is otherwise.
    */
   completed(key: string): string {
     const { description } = keyParts(key);
     const cut = description.lastIndexOf(" ") + 1;
     const last = description.slice(cut);
-    if (!isNameWord(last) || this.counts.has(`w:${last}`)) return key;
+    if (!(isNameWord(last) || isLastFour(last)) || this.counts.has(`w:${last}`)) return key;
     const word = this.completions().get(last);
     return word ? `${description.slice(0, cut)}${word.slice(2)}${key.slice(description.length)}` : key;
   }
@@ -221,8 +224,10 @@ export class Histories {
     if (!this.completing) {
       this.completing = new Map();
       for (const f of this.counts.keys()) {
-        if (!WORD.test(f)) continue;
-        for (let n = NAME_LETTERS; n < f.length - 2; n++) {
+        // A word's beginnings from `NAME_LETTERS` letters; an account's last four's from its first digit (`#4` of `#4411`).
+        const from = WORD.test(f) ? NAME_LETTERS : ACCOUNT.test(f) ? 2 : null;
+        if (from === null) continue;
+        for (let n = from; n < f.length - 2; n++) {
           const beginning = f.slice(2, 2 + n);
           this.completing.set(beginning, this.completing.has(beginning) ? null : f);
         }

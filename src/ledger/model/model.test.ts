@@ -36,6 +36,10 @@ describe("features", () => {
     expect(canonicalText("Internet Trf To DDA 4559")).toBe("internet trf to dda #4559");
     for (const shortened of ["XFR", "TFR", "TRNSFR"]) expect(canonicalText(`ONLINE ${shortened} TO CHK 4559`)).toBe(`online ${shortened.toLowerCase()} to chk #4559`);
     expect(canonicalText("TRFX 4559 STRFD 4559")).toBe("trfx 0000 strfd 0000");
+    // Cut by the bank's width, a transfer keeps what it shows of the account; any other line's number is its length.
+    expect(canonicalText("Withdrawal Transfer To COHEN 763")).toBe("withdrawal transfer to cohen #763");
+    expect(canonicalText("POS DEBIT-DC 4821 COSTCO WHSE 12")).toBe("pos debit dc 0000 costco whse 00");
+    expect(canonicalText("ONLINE TRANSFER ON 10/14")).toBe("online transfer on 00 00");
     // Anywhere else, four digits are a date, a time or a store's number; so are a transfer's other lengths.
     expect(canonicalText("CHECKCARD 1014 TRANSFERWISE 4411")).toBe("checkcard 0000 transferwise 0000");
     expect(canonicalText("ONLINE TRANSFER 123 44110 ON 10/14/2026 TIME:0912 A1234")).toBe("online transfer 000 00000 on 00 00 0000 time 0000 a9");
