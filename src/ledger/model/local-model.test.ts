@@ -406,6 +406,27 @@ describe("the local model in the ledger", () => {
     });
   });
 
+  it("never decides a line held below the band, whatever floor the deployment sets", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-held-below"));
+    await runInDurableObject(stub, async (ledger) => {
+      const db = ledger.db;
+      const connection = connectBank(db, "sandbox", "", AT);
+      const taught = Array.from({ length: 12 }, (_, i) => [line(`c${i}`, `CHECK ${1001 + i}`), line(`s${i}`, `SHELL OIL ${57000 + i}`)]).flat();
+      // A check printed as its number alone, and money in from a name every example paid.
+      const waiting = [line("c-next", "CHECK 2001"), line("s-next", "SHELL OIL 57999"), { ...line("s-in", "SHELL OIL 57998"), amount: -10 }];
+      applyFeedPage(db, connection, page([...taught, ...waiting]), AT);
+      for (let aId = 1; aId <= 24; aId++) recordHumanJudgement(db, aId, aId % 2 ? "Contractors" : "Fuel", "human:x", AT);
+      const keeper = new ModelKeeper(db, () => scheduler.wait(0));
+      await keeper.ready();
+      const model = keeper.current(db).model;
+      const held = (description: string, amount = 10) => model.predictAsFitted(lineKey({ description, merchantName: null, amountCents: -100 * amount, accountId: "acc" }))?.heldBelow;
+      expect([held("CHECK 2001"), held("SHELL OIL 57999"), held("SHELL OIL 57998", -10)]).toEqual(["names-no-party", undefined, "new-direction"]);
+      expect(db.transaction((tx) => keeper.decide(tx, undecidedLines(tx), 0.5, AT))).toBe(1);
+      const decided = db.all<{ description: string }>(sql`SELECT a.description AS description FROM decisions d JOIN a_lines a ON a.id = d.a_id WHERE d.engine = 'model'`);
+      expect(decided).toEqual([{ description: "SHELL OIL 57999" }]);
+    });
+  });
+
   it("learns nothing where no model is needed: a tenant's first model is learnt at a person's first label, in slices", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("local-model-in-slices-none"));
     await runInDurableObject(stub, async (ledger) => {

@@ -442,8 +442,9 @@ export function decideByModel(
     const key = lineKey(line);
     if (heldBack(key)) continue;
     const prediction = model.predictAsFitted(key);
-    // The others' category is a suggestion only (shared-prior.ts).
-    if (!prediction || prediction.byOthers || prediction.confidence < floor) continue;
+    // The others' category is a suggestion only (shared-prior.ts); a line held below the band
+    // (fit.ts, `heldBelowBy`) waits for a person or a rule whatever floor the deployment sets.
+    if (!prediction || prediction.byOthers || prediction.heldBelow || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",
       aId: line.aId,
