@@ -169,3 +169,28 @@ describe("the review page's suggestion for a check printed as its number alone",
     }
   });
 });
+
+describe("the review page's suggestion for money going the other way", () => {
+  it("says the money goes the other way from every line of its name the model was taught, so it waits for a person or a rule", async () => {
+    const t = await bakery();
+    // The landlord, paid every month; then money in under the same name.
+    const rent = Array.from({ length: 14 }, (_, i) => txn(`rent_${i}`, { name: `ROBINSON HOLDING RENT ${250300 + i}`, amount: 2_500, date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));
+    const paying = [0, 1].map((i) => txn(`paying_${i}`, { name: `ROBINSON HOLDING RENT ${250390 + i}`, amount: -2_500, date: "2026-11-21" }));
+    await deliver(t.tenant, { accounts: [CHECKING], added: [...rent, ...paying] });
+    await landSandboxBank(t);
+    const queue = (await api(rw(t), "/api/v1/exceptions?per_page=100")).body.exceptions as { a_id: number; description: string; amount_cents: number }[];
+    const robinson = queue.filter((e) => e.description.startsWith("ROBINSON"));
+    const [paid, waiting] = [robinson.filter((e) => e.amount_cents < 0), robinson.filter((e) => e.amount_cents > 0)];
+    expect(waiting).toHaveLength(2);
+    const others = queue.filter((e) => !e.description.startsWith("ROBINSON"));
+    for (const [lines, category] of [[paid, "Ingredients"], [others, "Meals"]] as const) {
+      const posted = await page(t, "/app/review/bulk", { form: { line: lines.map((e) => String(e.a_id)), category, action: "categorise" } });
+      expect(posted.status).toBe(303);
+    }
+    const html = (await page(t, "/app/review")).html;
+    for (const { a_id } of waiting) {
+      const row = html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0];
+      expect(textOf(row)).toContain("the money goes the other way from every line of this name the model was taught, a refund or another party of the same name: it waits for you or a rule");
+    }
+  });
+});
