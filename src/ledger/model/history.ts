@@ -208,8 +208,8 @@ export class Histories {
    */
   completed(key: string): string {
     const { description } = keyParts(key);
-    const cut = description.lastIndexOf(" ") + 1;
-    const last = description.slice(cut);
+    const last = lastWord(description);
+    const cut = description.length - last.length;
     if (!(isNameWord(last) || isLastFour(last)) || this.counts.has(`w:${last}`)) return key;
     const word = this.completions().get(last);
     return word ? `${description.slice(0, cut)}${word.slice(2)}${key.slice(description.length)}` : key;
