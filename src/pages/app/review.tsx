@@ -142,8 +142,14 @@ async function lineFragment(ws: Workspace, aId: number, errors: FieldErrors) {
   ]);
   if (!detail.ok) return <tr id={`line-${aId}`}><td colspan={6} class="error" role="alert">{detail.refusal.words}</td></tr>;
   const row = detail.value.row;
-  const suggestion = settle(suggestions).find((s) => s.a_id === aId);
-  const line: ReviewLine = { ...row, a_id: aId, suggestion: suggestion ? { category: suggestion.category, confidence: suggestion.confidence, byOthers: suggestion.byOthers, heldBelow: suggestion.heldBelow } : null };
+  const found = settle(suggestions).find((s) => s.a_id === aId);
+  // The suggestion as the queue holds it: every field but the line's id, so none is dropped.
+  let suggestion: Suggestion | null = null;
+  if (found) {
+    const { a_id: _line, ...fields } = found;
+    suggestion = fields;
+  }
+  const line: ReviewLine = { ...row, a_id: aId, suggestion };
   return <ReviewRow line={line} choices={choices} page={1} writes={ws.writes} errors={errors} />;
 }
 
