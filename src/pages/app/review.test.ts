@@ -148,48 +148,48 @@ describe("the review's security", () => {
   });
 });
 
-describe("the review page's suggestion for a check printed as its number alone", () => {
-  it("says the line names nobody the model knows, so it waits for a person or a rule however sure the suggestion", async () => {
-    const t = await bakery();
+type QueuedLine = { a_id: number; description: string; amount_cents: number };
+
+/**
+ * A bakery whose bank delivers `added`: the queue's lines that `teach` picks are categorised
+ * Ingredients through the page, every other line but those `waits` picks Meals; then the
+ * review page's row of each waiting line.
+ */
+async function waitingRows(added: ReturnType<typeof txn>[], teach: (queue: QueuedLine[]) => QueuedLine[], waits: (queue: QueuedLine[]) => QueuedLine[]) {
+  const t = await bakery();
+  await deliver(t.tenant, { accounts: [CHECKING], added });
+  await landSandboxBank(t);
+  const queue = (await api(rw(t), "/api/v1/exceptions?per_page=100")).body.exceptions as QueuedLine[];
+  const [taught, waiting] = [teach(queue), waits(queue)];
+  const others = queue.filter((e) => !taught.includes(e) && !waiting.includes(e));
+  for (const [lines, category] of [[taught, "Ingredients"], [others, "Meals"]] as const) {
+    const posted = await page(t, "/app/review/bulk", { form: { line: lines.map((e) => String(e.a_id)), category, action: "categorise" } });
+    expect(posted.status).toBe(303);
+  }
+  const html = (await page(t, "/app/review")).html;
+  return waiting.map(({ a_id }) => html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0]);
+}
+
+describe("the review page's suggestion for a line held below the band", () => {
+  it("says a check printed as its number alone names nobody the model knows, so it waits for a person or a rule however sure the suggestion", async () => {
     const checks = Array.from({ length: 16 }, (_, i) => txn(`check_${i}`, { name: `CHECK ${1001 + i}`, amount: 450 + i, date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));
-    await deliver(t.tenant, { accounts: [CHECKING], added: checks });
-    await landSandboxBank(t);
-    const queue = (await api(rw(t), "/api/v1/exceptions?per_page=100")).body.exceptions as { a_id: number; description: string }[];
-    const [taught, waiting] = [queue.filter((e) => e.description.startsWith("CHECK")).slice(0, 12), queue.filter((e) => e.description.startsWith("CHECK")).slice(12)];
-    const others = queue.filter((e) => !e.description.startsWith("CHECK"));
-    for (const [lines, category] of [[taught, "Ingredients"], [others, "Meals"]] as const) {
-      const posted = await page(t, "/app/review/bulk", { form: { line: lines.map((e) => String(e.a_id)), category, action: "categorise" } });
-      expect(posted.status).toBe(303);
-    }
-    const html = (await page(t, "/app/review")).html;
-    for (const { a_id } of waiting) {
-      const row = html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0];
+    const byCheck = (queue: QueuedLine[]) => queue.filter((e) => e.description.startsWith("CHECK"));
+    const rows = await waitingRows(checks, (q) => byCheck(q).slice(0, 12), (q) => byCheck(q).slice(12));
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
       expect(row).toMatch(/<strong>Ingredients<\/strong>, \d+% sure/);
       expect(textOf(row)).toContain("the line names nobody the model knows, a check's number or a new account: it waits for you or a rule");
     }
   });
-});
 
-describe("the review page's suggestion for money going the other way", () => {
   it("says the money goes the other way from every line of its name the model was taught, so it waits for a person or a rule", async () => {
-    const t = await bakery();
     // The landlord, paid every month; then money in under the same name.
     const rent = Array.from({ length: 14 }, (_, i) => txn(`rent_${i}`, { name: `ROBINSON HOLDING RENT ${250300 + i}`, amount: 2_500, date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));
     const paying = [0, 1].map((i) => txn(`paying_${i}`, { name: `ROBINSON HOLDING RENT ${250390 + i}`, amount: -2_500, date: "2026-11-21" }));
-    await deliver(t.tenant, { accounts: [CHECKING], added: [...rent, ...paying] });
-    await landSandboxBank(t);
-    const queue = (await api(rw(t), "/api/v1/exceptions?per_page=100")).body.exceptions as { a_id: number; description: string; amount_cents: number }[];
-    const robinson = queue.filter((e) => e.description.startsWith("ROBINSON"));
-    const [paid, waiting] = [robinson.filter((e) => e.amount_cents < 0), robinson.filter((e) => e.amount_cents > 0)];
-    expect(waiting).toHaveLength(2);
-    const others = queue.filter((e) => !e.description.startsWith("ROBINSON"));
-    for (const [lines, category] of [[paid, "Ingredients"], [others, "Meals"]] as const) {
-      const posted = await page(t, "/app/review/bulk", { form: { line: lines.map((e) => String(e.a_id)), category, action: "categorise" } });
-      expect(posted.status).toBe(303);
-    }
-    const html = (await page(t, "/app/review")).html;
-    for (const { a_id } of waiting) {
-      const row = html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0];
+    const robinson = (queue: QueuedLine[]) => queue.filter((e) => e.description.startsWith("ROBINSON"));
+    const rows = await waitingRows([...rent, ...paying], (q) => robinson(q).filter((e) => e.amount_cents < 0), (q) => robinson(q).filter((e) => e.amount_cents > 0));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
       expect(textOf(row)).toContain("the money goes the other way from every line of this name the model was taught, a refund or another party of the same name: it waits for you or a rule");
     }
   });
