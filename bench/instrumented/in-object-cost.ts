@@ -12,7 +12,7 @@ import { rollingPnlJson } from "../../src/ledger/reports/pnl";
 import { pnlTransactionsPage } from "../../src/ledger/reports/pnl-transactions";
 import { ruleDecisions } from "../../src/ledger/rules/matching";
 import { standingRules } from "../../src/ledger/rules/rulebook";
-import { undecidedTexts } from "../../src/ledger/books/undecided";
+import { undecidedRows } from "../../src/ledger/books/undecided";
 import { countConnections } from "../../src/ledger/feed/sync-requests";
 import { filedVerdictJson, listVerdicts } from "../../src/ledger/reports/verdicts";
 import { searchRows, type SearchFilter } from "../../src/ledger/books/search";
@@ -93,6 +93,6 @@ export function runInObjectRead(db: LedgerDb, face: Face, read: InObjectRead, ar
       return dryRunRule(db, face, args.rule!).matches;
     case "run_rules_match":
       // run_rules' work without its writes: every live rule over the undecided lines.
-      return ruleDecisions(undecidedTexts(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;
+      return ruleDecisions(undecidedRows(db, { postedFrom: face.effectiveFrom }), standingRules(db)).length;
   }
 }

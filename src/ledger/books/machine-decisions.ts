@@ -4,7 +4,8 @@
  * binds at most 100 values per statement). Op numbers follow the order given.
  */
 import { sql } from "drizzle-orm";
-import type { LedgerHandle } from "../store/db";
+import type { LedgerHandle, LedgerTx } from "../store/db";
+import type { UndecidedRow } from "./undecided";
 
 export type MachineDecision =
   | { engine: "rule"; aId: number; category: string; ruleKey: string; ruleRevision: number }
@@ -12,6 +13,7 @@ export type MachineDecision =
 
 const CHUNK = 1_000;
 
+/** The decisions, each moving its line's row of relation C and its figures by the per-row triggers. */
 export function appendMachineDecisions(db: LedgerHandle, decided: MachineDecision[], at: string): void {
   for (let from = 0; from < decided.length; from += CHUNK) {
     const chunk = JSON.stringify(decided.slice(from, from + CHUNK));
@@ -21,4 +23,105 @@ export function appendMachineDecisions(db: LedgerHandle, decided: MachineDecisio
         value ->> 'modelVersion', value ->> 'confidencePpm', value ->> 'bandFloorPpm', ${at}, ${at}
       FROM json_each(${chunk}) ORDER BY key`);
   }
+}
+
+/**
+ * The decisions of lines whose rows are `rows` (`undecidedRows`), read in this transaction
+ * or with nothing written since (run-rules checks), in the caller's transaction. Row by row, the figures
+ * (`c_totals`, `c_floor_totals`, `c_day_totals`) cost six writes per line, most of a
+ * 100,000-line run; these lines share a few days and categories, so their moves are grouped
+ * here and each figure written once, the triggers standing aside for side-A rows while
+ * `c_figures_by_batch` holds its row (migration 0039). The side-B twins a decision moves
+ * too are few and still kept by the triggers. Relation C's tests hold the figures equal to
+ * their definition.
+ */
+export function appendDecisionsOfRows(db: LedgerTx, decided: MachineDecision[], rows: readonly UndecidedRow[], at: string): void {
+  if (decided.length === 0) return;
+  const moves = movesOf(decided, rows);
+  const floor = db.get<{ floor: string } | undefined>(sql`SELECT floor FROM c_floor`)?.floor ?? null;
+  db.run(sql`INSERT INTO c_figures_by_batch (held) VALUES (1)`);
+  appendMachineDecisions(db, decided, at);
+  keepFigures(db, moves, floor);
+  db.run(sql`DELETE FROM c_figures_by_batch`);
+}
+
+/** Rows that move alike: from the queue to `category` by `engine`, all keyed alike in every figure. */
+interface Move {
+  accountId: string;
+  state: string;
+  postedOn: string;
+  currency: string;
+  category: string;
+  engine: string;
+  lines: number;
+  cents: number;
+}
+
+function movesOf(decided: MachineDecision[], rows: readonly UndecidedRow[]): Move[] {
+  const rowOf = new Map(rows.map((row) => [row.aId, row]));
+  const moves = new Map<string, Move>();
+  for (const decision of decided) {
+    const row = rowOf.get(decision.aId);
+    if (!row) throw new Error(`a decision of A:${decision.aId}, whose undecided row was not read (or a second decision of it)`);
+    rowOf.delete(decision.aId);
+    const currency = row.currency ?? "";
+    const key = JSON.stringify([row.accountId, row.state, row.postedOn, currency, decision.category, decision.engine]);
+    const move = moves.get(key);
+    if (move) {
+      move.lines += 1;
+      move.cents += row.amountCents;
+    } else {
+      moves.set(key, { accountId: row.accountId, state: row.state, postedOn: row.postedOn, currency, category: decision.category, engine: decision.engine, lines: 1, cents: row.amountCents });
+    }
+  }
+  return [...moves.values()];
+}
+
+/** Lines and cents to add to figures, by each figure's key. */
+class Deltas {
+  private readonly byKey = new Map<string, [key: (string | number)[], lines: number, cents: number]>();
+  add(key: (string | number)[], lines: number, cents: number): void {
+    const id = JSON.stringify(key);
+    const entry = this.byKey.get(id);
+    if (entry) {
+      entry[1] += lines;
+      entry[2] += cents;
+    } else this.byKey.set(id, [key, lines, cents]);
+  }
+  get size(): number {
+    return this.byKey.size;
+  }
+  /** Each figure's key, then its two deltas, as JSON rows. */
+  json(): string {
+    return JSON.stringify([...this.byKey.values()].map(([key, lines, cents]) => [...key, lines, cents]));
+  }
+}
+
+/**
+ * What the per-row triggers would have written for these moves (migrations 0013, 0017,
+ * 0025, 0026): each row leaves its queued figure and joins its category's.
+ */
+function keepFigures(db: LedgerHandle, moves: Move[], floor: string | null): void {
+  const totals = new Deltas();
+  const floorTotals = new Deltas();
+  const days = new Deltas();
+  for (const move of moves) {
+    const { accountId, state, postedOn, currency, category, engine, lines, cents } = move;
+    for (const figures of floor !== null && postedOn < floor ? [totals, floorTotals] : [totals]) {
+      figures.add([accountId, state, 1, ""], -lines, -cents);
+      figures.add([accountId, state, 0, category], lines, cents);
+    }
+    days.add([state, postedOn, 1, "", currency, ""], -lines, -cents);
+    days.add([state, postedOn, 0, category, currency, engine], lines, cents);
+  }
+  // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to the join.
+  const add = sql.raw("WHERE true ON CONFLICT DO UPDATE SET lines = lines + excluded.lines, amount_cents = amount_cents + excluded.amount_cents");
+  for (const [table, figures] of [["c_totals", totals], ["c_floor_totals", floorTotals]] as const) {
+    if (figures.size === 0) continue;
+    db.run(sql`INSERT INTO ${sql.identifier(table)} (account_id, state, queued, category, lines, amount_cents)
+      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${figures.json()}) ${add}`);
+  }
+  db.run(sql`INSERT INTO c_day_totals (state, posted_on, queued, category, currency, engine, lines, amount_cents)
+    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
+    FROM json_each(${days.json()}) ${add}`);
 }

@@ -13,7 +13,7 @@ import { createRule } from "../rules/rulebook";
 import { connectBank } from "../feed/sync-requests";
 import { recordTailAnswers } from "../model/tail-asks";
 import type { TenantLedger } from "../tenant-ledger";
-import { queueIsSmall, undecidedLines, undecidedTexts, type UndecidedScope } from "./undecided";
+import { queueIsSmall, undecidedLines, undecidedRows, type UndecidedRow, type UndecidedScope } from "./undecided";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const LINES = 60;
@@ -49,23 +49,29 @@ function feed(db: LedgerDb): void {
 }
 
 /**
- * `undecidedTexts` (relation C's kept rows alone) names the definition's lines, whole, in
- * ranges of the line ids and among chosen lines, with each line's text and amount.
+ * `undecidedRows` (relation C's kept rows alone) names the definition's lines, whole, in
+ * ranges of the line ids and among chosen lines, each with its text, its amount and what
+ * its figures are keyed by as the derivation has them.
  */
 function expectTextsOfTheDefinition(db: LedgerDb): void {
   const all = definition(db, {});
   const inRange = (after: number, upTo: number) => all.filter((id) => id > after && id <= upTo);
-  expect(undecidedTexts(db).map((l) => l.aId)).toEqual(all);
-  expect(undecidedTexts(db, { postedFrom: "2026-11-01" }).map((l) => l.aId)).toEqual(definition(db, { postedFrom: "2026-11-01" }));
-  expect(undecidedTexts(db, { newerThan: 10, upTo: 40 }).map((l) => l.aId)).toEqual(inRange(10, 40));
-  expect(undecidedTexts(db, { among: [1, 2, 3, 7, 8, 61] }).map((l) => l.aId)).toEqual(all.filter((id) => [1, 2, 3, 7, 8, 61].includes(id)));
-  const lines = new Map(undecidedLines(db).map((l) => [l.aId, l]));
-  for (const text of undecidedTexts(db)) expect(text).toEqual({ aId: text.aId, description: lines.get(text.aId)!.description, amountCents: lines.get(text.aId)!.amountCents });
+  expect(undecidedRows(db).map((l) => l.aId)).toEqual(all);
+  expect(undecidedRows(db, { postedFrom: "2026-11-01" }).map((l) => l.aId)).toEqual(definition(db, { postedFrom: "2026-11-01" }));
+  expect(undecidedRows(db, { newerThan: 10, upTo: 40 }).map((l) => l.aId)).toEqual(inRange(10, 40));
+  expect(undecidedRows(db, { among: [1, 2, 3, 7, 8, 61] }).map((l) => l.aId)).toEqual(all.filter((id) => [1, 2, 3, 7, 8, 61].includes(id)));
+  const derived = new Map(
+    db
+      .all<UndecidedRow>(sql`SELECT src_id AS aId, description, amount_cents AS amountCents, account_id AS accountId, state,
+        posted_on AS postedOn, currency FROM c_rows_derived WHERE side = 'A'`)
+      .map((row) => [row.aId, row]),
+  );
+  for (const row of undecidedRows(db)) expect(row).toEqual(derived.get(row.aId));
 }
 
 const scopes: UndecidedScope[] = [{}, { postedFrom: "2026-11-01" }, { unaskedByTail: true }, { unaskedByTail: true, limit: 3 }];
 
-describe("undecidedLines and undecidedTexts", () => {
+describe("undecidedLines and undecidedRows", () => {
   it("reads the definition's lines from the queue when the rules decided most of the books", async () => {
     const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("undecided-small-queue"));
     await runInDurableObject(stub, (ledger: TenantLedger) => {

@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../store/db";
-import { EXCEPTIONS_QUEUE } from "../store/schema";
+import { EXCEPTION_STATES, EXCEPTIONS_QUEUE } from "../store/schema";
 import type { LineFacts } from "../model/features";
 
 export interface UndecidedLine extends LineFacts {
@@ -71,11 +71,20 @@ export function queueIsSmall(db: LedgerHandle): boolean {
   return queued * 2 < live;
 }
 
-/** An undecided line as the rules read it: its text and its amount. */
-export interface UndecidedText {
+/**
+ * An undecided line as run-rules reads it from its row of relation C: its text and amount,
+ * and what the row's figures are keyed by (so a slice's decisions keep the figures
+ * themselves, `appendDecisionsOfRows`).
+ */
+export interface UndecidedRow {
   aId: number;
   description: string;
   amountCents: number;
+  accountId: string;
+  state: (typeof EXCEPTION_STATES)[number];
+  postedOn: string;
+  /** As the row keeps it: null where the bank named none. */
+  currency: string | null;
 }
 
 /**
@@ -87,15 +96,14 @@ export interface UndecidedText {
 export const UNDECIDED_ROW = sql.raw(`side = 'A' AND (state = 'in books' OR state = 'pending') AND engine IS NULL`);
 
 /**
- * The undecided lines in line order with their text and amount only, read from relation
- * C's rows (a range of its key, or the queue's index when the queue is a small part of
- * the books), not from the lines with their provider records: what `run_rules` reads of
- * a whole book.
+ * The undecided lines in line order, read from relation C's rows (a range of its key, or
+ * the queue's index when the queue is a small part of the books), not from the lines with
+ * their provider records: what `run_rules` reads of a whole book.
  */
-export function undecidedTexts(db: LedgerHandle, scope: Pick<UndecidedScope, "newerThan" | "upTo" | "postedFrom" | "among"> = {}): UndecidedText[] {
+export function undecidedRows(db: LedgerHandle, scope: Pick<UndecidedScope, "newerThan" | "upTo" | "postedFrom" | "among"> = {}): UndecidedRow[] {
   const ranged = scope.newerThan !== undefined || scope.upTo !== undefined || scope.among !== undefined;
-  const rows = db.values<[number, string, number]>(sql`
-    SELECT src_id, description, amount_cents FROM c_rows
+  const rows = db.values<[number, string, number, string, UndecidedRow["state"], string, string | null]>(sql`
+    SELECT src_id, description, amount_cents, account_id, state, posted_on, currency FROM c_rows
     WHERE ${UNDECIDED_ROW}
       ${scope.newerThan === undefined ? sql`` : sql`AND src_id > ${scope.newerThan}`}
       ${scope.upTo === undefined ? sql`` : sql`AND src_id <= ${scope.upTo}`}
@@ -103,5 +111,5 @@ export function undecidedTexts(db: LedgerHandle, scope: Pick<UndecidedScope, "ne
       ${!ranged && queueIsSmall(db) ? sql`AND ${sql.raw(EXCEPTIONS_QUEUE)}` : sql``}
       ${scope.postedFrom ? sql`AND posted_on >= ${scope.postedFrom}` : sql``}
     ORDER BY src_id`);
-  return rows.map(([aId, description, amountCents]) => ({ aId, description, amountCents }));
+  return rows.map(([aId, description, amountCents, accountId, state, postedOn, currency]) => ({ aId, description, amountCents, accountId, state, postedOn, currency }));
 }

@@ -3,12 +3,11 @@
  */
 import { sql } from "drizzle-orm";
 import type { Face } from "../face";
-import { queueIsSmall, undecidedTexts } from "../books/undecided";
+import { queueIsSmall, undecidedRows, type UndecidedRow } from "../books/undecided";
 import { inLineRanges, type Pause } from "../slices";
 import type { LedgerDb, LedgerHandle } from "../store/db";
-import { appendMachineDecisions } from "../books/machine-decisions";
+import { appendDecisionsOfRows } from "../books/machine-decisions";
 import { compileRulebook, decisionsBy } from "./matching";
-import type { Candidate } from "./rule";
 import { standingRules } from "./rulebook";
 
 /** How many lines one slice of run-rules decides, in one transaction: 15-25 ms of the object's time at 100,000 lines. */
@@ -44,15 +43,15 @@ export async function runRules(
   let decided = 0;
   for (let from = 0; from < candidates.length; from += linesPerSlice) {
     if (from > 0) await pause();
-    let lines: Candidate[] = candidates.slice(from, from + linesPerSlice);
+    let lines: UndecidedRow[] = candidates.slice(from, from + linesPerSlice);
     decided += db.transaction((tx) => {
       if (totalChanges(tx) !== written) {
         othersWrote = true;
         decide = compileRulebook(standingRules(tx));
       }
-      if (othersWrote) lines = undecidedTexts(tx, { postedFrom, among: lines.map((l) => l.aId) });
+      if (othersWrote) lines = undecidedRows(tx, { postedFrom, among: lines.map((l) => l.aId) });
       const decisions = decisionsBy(decide, lines);
-      appendMachineDecisions(tx, decisions, at);
+      appendDecisionsOfRows(tx, decisions, lines, at);
       return decisions.length;
     });
     written = totalChanges(db);
@@ -74,11 +73,11 @@ async function undecidedInSlices(
   postedFrom: string | null | undefined,
   pause: Pause,
   linesPerSlice: number,
-): Promise<Candidate[]> {
-  if (queueIsSmall(db)) return undecidedTexts(db, { postedFrom });
-  const lines: Candidate[] = [];
+): Promise<UndecidedRow[]> {
+  if (queueIsSmall(db)) return undecidedRows(db, { postedFrom });
+  const lines: UndecidedRow[] = [];
   await inLineRanges(db, linesPerSlice, pause, (after, upTo) => {
-    for (const line of undecidedTexts(db, { postedFrom, newerThan: after, upTo })) lines.push(line);
+    for (const line of undecidedRows(db, { postedFrom, newerThan: after, upTo })) lines.push(line);
   });
   return lines;
 }

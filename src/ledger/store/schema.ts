@@ -705,11 +705,23 @@ export const cDayTotals = sqliteTable(
 );
 
 /**
+ * A mark that holds one row only while run-rules appends a slice's decisions
+ * (`appendDecisionsOfRows`, books/machine-decisions.ts), and none that a read can see.
+ * While it holds one, the triggers that keep `c_totals`, `c_floor_totals` and
+ * `c_day_totals` row by row stand aside for side-A rows, and the slice keeps those figures
+ * itself, grouped (migration 0039).
+ */
+export const cFiguresByBatch = sqliteTable("c_figures_by_batch", {
+  held: integer("held").primaryKey(),
+});
+
+/**
  * Tables derived from the append-only ones, kept by triggers; never written by the domain
- * code. `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
+ * code but for the batch mark (`c_figures_by_batch`) and a run-rules slice's figures.
+ * `c_words` is an FTS5 trigram index over relation C's descriptions (migration 0014;
  * drizzle has no word for it), with the shadow tables FTS5 keeps beside it.
  */
-export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_day_totals", "c_words"] as const;
+export const DERIVED_TABLES = ["c_rows", "c_totals", "c_floor", "c_floor_totals", "c_month_totals", "c_day_totals", "c_words", "c_figures_by_batch"] as const;
 
 /**
  * The local model's evidence, kept so an object that starts again need not read it from the
