@@ -39,6 +39,7 @@ import m0036 from './0036_model_evidence_transfer_accounts.sql';
 import m0037 from './0037_model_evidence_transfer_shortenings.sql';
 import m0038 from './0038_model_evidence_cut_accounts.sql';
 import m0039 from './0039_relation_c_figures_by_batch.sql';
+import m0040 from './0040_relation_c_category_indexes_apart.sql';
 
   export default {
     journal,
@@ -82,7 +83,8 @@ m0035,
 m0036,
 m0037,
 m0038,
-m0039
+m0039,
+m0040
     }
   }
   

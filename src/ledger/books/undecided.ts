@@ -46,7 +46,7 @@ export interface UndecidedScope {
 export function undecidedLines(db: LedgerHandle, scope: UndecidedScope = {}): UndecidedLine[] {
   const candidates =
     scope.newerThan === undefined && !scope.words && !scope.among && queueIsSmall(db)
-      ? sql`FROM c_rows c INDEXED BY c_rows_category CROSS JOIN a_lines a ON a.id = c.src_id
+      ? sql`FROM c_rows c INDEXED BY c_rows_queue CROSS JOIN a_lines a ON a.id = c.src_id
           WHERE c.category IS NULL AND c.side = 'A' ${scope.postedFrom ? sql`AND c.posted_on >= ${scope.postedFrom}` : sql``}`
       : sql`FROM a_lines a
           WHERE a.id > ${scope.newerThan ?? 0} ${scope.upTo === undefined ? sql`` : sql`AND a.id <= ${scope.upTo}`}

@@ -572,11 +572,16 @@ export const cRowsDerived = sqliteView("c_rows_derived", relationCColumns).exist
 
 /**
  * The rows of relation C in the exceptions queue: no category, in books or pending (side B
- * is always archived). A partial index's condition; a query that would use the index
- * repeats it as written, since SQLite proves a partial index usable from literal terms.
+ * is always archived). A query that would use the queue's index (`c_rows_queue`, every row
+ * with no category) repeats it as written, since SQLite proves a partial index usable from
+ * literal terms; the states are columns of the index's entries.
  */
 export const EXCEPTION_STATES = ["in books", "pending"] as const satisfies readonly (typeof LINE_STATES)[number][];
 export const EXCEPTIONS_QUEUE = `category IS NULL AND ${anyOf("state", EXCEPTION_STATES)}`;
+
+/** The conditions of relation C's two category indexes: every row is in one of them. */
+const CATEGORISED = "category IS NOT NULL";
+const UNCATEGORISED_ROW = "category IS NULL";
 
 /**
  * The rows of relation C decided by anything but a rule: a partial index's condition (as
@@ -609,14 +614,16 @@ export const cRows = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.side, t.srcId] }),
     // The list order; its trailing columns cover the counts and sums over a date range. The
-    // category stays out of it, so a decision moves the line's entry in the category index
-    // alone (and drops a queued line's entry from `c_rows_queue`).
+    // category stays out of it, and each row is in exactly one of the two indexes below (by
+    // whether it has a category), so a line's first decision writes one entry into
+    // `c_rows_category` and drops one from `c_rows_queue`, nothing more.
     index("c_rows_order").on(desc(t.postedOn), t.side, desc(t.srcId), t.state, t.amountCents),
-    index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)),
-    // The exceptions queue in list order, alone: a deep page skips index entries, not rows.
-    // It carries the columns of its own condition too, without which SQLite does not count
+    index("c_rows_category").on(t.category, desc(t.postedOn), t.side, desc(t.srcId)).where(sql.raw(CATEGORISED)),
+    // The rows with no category in list order, alone: the exceptions queue (whose states the
+    // entries carry) and the queue label's list. A deep page skips index entries, not rows.
+    // It carries the columns of the queue's condition too, without which SQLite does not count
     // it covering and reads each entry's row (checked in the query plan).
-    index("c_rows_queue").on(desc(t.postedOn), t.side, desc(t.srcId), t.category, t.state).where(sql.raw(EXCEPTIONS_QUEUE)),
+    index("c_rows_queue").on(desc(t.postedOn), t.side, desc(t.srcId), t.category, t.state).where(sql.raw(UNCATEGORISED_ROW)),
     // A search by engine, in list order, for the engines that decide fewer lines than the rules.
     index("c_rows_engine").on(t.engine, desc(t.postedOn), t.side, desc(t.srcId)).where(sql.raw(DECIDED_NOT_BY_RULE)),
   ],
