@@ -17,7 +17,7 @@
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts, namesNobody, transferAccounts } from "./features";
 import { bankWordsInSteps } from "./bank-words";
-import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
+import { Histories, historyPrior, logOdds, type MerchantHistory, type Tally } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
@@ -152,7 +152,46 @@ export class Fit {
 const HELD_CEILING = 0.9;
 
 /** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
-export type HeldBelow = "names-no-party" | "new-direction";
+export type HeldBelow = "names-no-party" | "new-direction" | "split-history";
+
+/**
+ * A view of a merchant's history splits where fewer of its lines than this went the chosen
+ * category's way: more than about one in seven went elsewhere, which no view can outvote
+ * into a band of 95%. A view a little short of whole (11 lines of 12) is most often another
+ * party sharing the merchant's word, which the regression tells apart by the line's other
+ * words; a split is the merchant's own.
+ */
+const SPLIT = 0.85;
+const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
+
+/** How seldom a run must be to count as more than chance (`separates`): one time in twenty. */
+const CHANCE = 0.05;
+
+/**
+ * Whether a view of a split merchant's history (its lines in the line's amount band, or in
+ * its account) tells the line apart: the view does not split, and its lines went the chosen
+ * category's way so much more often than the merchant's did that the merchant's split alone
+ * would give such a run less often than `CHANCE`. Five lines of five on the credit card where
+ * the merchant's seventeen went five to twelve separate (0.2%); nine of ten in a band where
+ * its sixteen went thirteen to three do not (41%).
+ */
+function separates(view: Tally, merchant: Tally): boolean {
+  if (view.lines === 0 || splits(view)) return false;
+  return atMost(view.lines - view.agree, view.lines, 1 - merchant.agree / merchant.lines) < CHANCE;
+}
+
+/** The chance of at most `k` of `n` independent lines going another way, each with chance `p`. */
+function atMost(k: number, n: number, p: number): number {
+  if (p <= 0) return 1;
+  if (p >= 1) return k >= n ? 1 : 0;
+  let term = Math.pow(1 - p, n);
+  let sum = term;
+  for (let i = 0; i < k; i++) {
+    term *= ((n - i) / (i + 1)) * (p / (1 - p));
+    sum += term;
+  }
+  return Math.min(1, sum);
+}
 
 /**
  * Why a line waits for a person or a rule however sure the calibration is, or null:
@@ -168,12 +207,20 @@ export type HeldBelow = "names-no-party" | "new-direction";
  *   from a name every example paid (a refund, or a customer who shares a supplier's name:
  *   `ROBINSON HOLDING` the landlord and `ROBINSON HOLDING` paying an invoice), or money out
  *   to one that only ever paid in (a processor's fee beside its payouts). The merchant's
- *   history speaks of the other direction only.
+ *   history speaks of the other direction only;
+ * - "split-history", its merchant's lines went to several categories and nothing on the line
+ *   tells which: the merchant's lines split (`splits`), and neither those in the line's
+ *   amount band nor those in its account tell the line apart (`separates`: a hardware store
+ *   bought from for materials and for the owner, at any price, on either card). The
+ *   regression, which learns each of the merchant's few examples by its amounts and codes,
+ *   may be sure of a line its history is not. Where the band or the account separates the
+ *   line, the calibration judges how far.
  */
 function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
+  if (history && splits(history.merchant) && !separates(history.band, history.merchant) && !separates(history.account, history.merchant)) return "split-history";
   return null;
 }
 

@@ -344,6 +344,26 @@ describe("LocalModel", () => {
     expect(probe(byAccount, -3_000, "card").confidence).toBeGreaterThan(probe(inseparable, -3_000, "acc").confidence);
   });
 
+  it("holds a merchant whose lines split below the band, however sure the regression is of a line, unless its band or account tells it apart", () => {
+    // A marketplace bought from for stock and for the office, each order under a code of its own.
+    const code = (i: number) => `${String.fromCharCode(65 + (i % 26))}${(i * 7919) % 10_000}${String.fromCharCode(75 + (i % 11))}`;
+    const orders = (categoryOf: (i: number) => string, account: (i: number) => string) =>
+      Array.from({ length: 18 }, (_, i) => ({ line: facts(`AMZN MKTP US*${code(i)} SEATTLE WA`, -(2_500 + 900 * (i % 5)), account(i)), category: categoryOf(i) }));
+    const probe = (model: LocalModel, account = "acc") => model.predict(facts(`AMZN MKTP US*${code(40)} SEATTLE WA`, -4_300, account))!;
+
+    // Fourteen to four, at every amount and on one card: nothing on the line tells which.
+    const split = LocalModel.train(taught([...history, ...orders((i) => (i % 9 < 7 ? "Inventory" : "Office supplies"), () => "acc")]));
+    expect(probe(split)).toMatchObject({ category: "Inventory", heldBelow: "split-history" });
+    expect(probe(split).confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // The same split by card: the account's lines went one way every time, so they speak for the line.
+    const byCard = LocalModel.train(taught([...history, ...orders((i) => (i % 9 < 7 ? "Inventory" : "Office supplies"), (i) => (i % 9 < 7 ? "card" : "acc"))]));
+    expect(probe(byCard, "card").heldBelow).toBeUndefined();
+    expect(probe(byCard, "card")).toMatchObject({ category: "Inventory" });
+    // One line of eighteen elsewhere (another party sharing the name, a slip) is no split.
+    const once = LocalModel.train(taught([...history, ...orders((i) => (i === 5 ? "Office supplies" : "Inventory"), () => "acc")]));
+    expect(probe(once).heldBelow).toBeUndefined();
+  });
+
   it("keeps a check printed as its number alone below the band, however many agreed", () => {
     const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.

@@ -193,4 +193,15 @@ describe("the review page's suggestion for a line held below the band", () => {
       expect(textOf(row)).toContain("the money goes the other way from every line of this name the model was taught, a refund or another party of the same name: it waits for you or a rule");
     }
   });
+
+  it("says the lines of its name went to several categories, so it waits for a person or a rule", async () => {
+    // A warehouse club: nine trips for ingredients, five for the staff's lunches, at the same prices on the same card.
+    const trips = Array.from({ length: 16 }, (_, i) => txn(`club_${i}`, { name: `COSTCO WHSE #0${480 + (i % 3)} OAKLAND CA`, amount: 60 + (i % 4), date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));
+    const club = (queue: QueuedLine[]) => queue.filter((e) => e.description.startsWith("COSTCO"));
+    const rows = await waitingRows(trips, (q) => club(q).slice(0, 9), (q) => club(q).slice(14));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(textOf(row)).toContain("the lines of this name the model was taught went to several categories, whatever their amount or card: it waits for you or a rule");
+    }
+  });
 });
