@@ -244,6 +244,11 @@ const worstInseparable = worstOf(
 console.log(
   `  ${verdict(worstInseparable.value <= GOALS.inseparableInBand)} ambiguous merchants nothing separates stay below the band (at most ${pct(GOALS.inseparableInBand)} of their lines in it, every row of A and B): worst ${pct(worstInseparable.value)} (${worstInseparable.where})`,
 );
+const localInseparable = [200, 1_000].map((labels) => {
+  const [a, b] = [get("A", "all", labels).inseparableLocal, get("B", "all", labels).inseparableLocal];
+  return `at ${num(labels)} labels A ${pct(coverage(a))}, B ${pct(coverage(b))} (precision there ${pct(precision(a))}, ${pct(precision(b))})`;
+});
+console.log(`  (reported, no goal) of those, the town's own stores (no list of chains names them), pooled: ${localInseparable.join("; ")}`);
 // The independent evaluation trains and tests each business in its own bank's style: A's shape.
 const inStyleFigures = [200, 1_000].map((labels) => {
   const worstPrecisionA = worstOf(STYLE_NAMES.map((style) => ({ value: precision(get("A", style, labels).all), where: style })), true);

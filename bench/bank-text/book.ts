@@ -26,6 +26,8 @@ export interface BankLine {
   kind: Kind;
   style: StyleName;
   ambiguity: Ambiguity;
+  /** An ambiguous store of the business's own town (business.ts `LOCAL_AMBIGUOUS`), not a chain. */
+  localStore: boolean;
   /** Whether the text names the counterparty at all (a check's never does). */
   nameInText: boolean;
   period: Txn["period"];
@@ -66,6 +68,7 @@ export function makeBook(seed: number, options: StreamOptions = DEFAULT_STREAM):
         kind: t.merchant.kind,
         style,
         ambiguity: t.merchant.ambiguity,
+        localStore: t.merchant.localStore === true,
         nameInText: t.merchant.kind !== "check",
         period: t.period,
         newMerchant: t.merchant.isNew,

@@ -114,6 +114,8 @@ export interface Merchant {
   enriched: string | null;
   uses: Use[];
   ambiguity: Ambiguity;
+  /** An ambiguous store of the business's own town, its name drawn afresh: no list of chains names it. */
+  localStore?: true;
   /** How often it comes up, relative to the others. */
   weight: number;
   /** First seen in the test period. */
@@ -370,6 +372,27 @@ const AMBIGUOUS: { name: string; card: string; enriched: string; categories: str
   { name: "Target", card: "TARGET {S8}", enriched: "Target", categories: ["Office supplies", "Owner draw"] },
   { name: "Walmart", card: "WAL-MART #{S4}", enriched: "Walmart", categories: ["Inventory", "Office supplies", "Owner draw"] },
   { name: "Trader Joe's", card: "TRADER JOE S #{S3}", enriched: "Trader Joe's", categories: ["Meals", "Owner draw"] },
+];
+
+/**
+ * Stores of the business's own town that serve it and its owner alike, as `AMBIGUOUS`'s
+ * chains do, their names drawn afresh for each business: what a model knows of chains says
+ * nothing of these.
+ */
+const LOCAL_AMBIGUOUS: ((r: Rand, city: string) => { name: string; card: string; categories: string[] })[] = [
+  (r) => {
+    const surname = r.pick(SURNAMES);
+    return { name: `${surname} Hardware`, card: r.pick([`${surname}S HARDWARE`, `${surname} HARDWARE & SUPPLY`, `${surname} HDWE & LUMBER`]), categories: ["Materials", "Owner draw"] };
+  },
+  (r) => {
+    const words = `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
+    return { name: `${words} General Store`, card: r.pick([`${words} GENERAL STORE`, `${words} GEN STORE`]), categories: ["Office supplies", "Owner draw"] };
+  },
+  (r, city) => ({ name: `${city} Farm & Home`, card: r.pick([`${city} FARM & HOME`, `${city} FARM AND HOME`]), categories: ["Materials", "Inventory", "Owner draw"] }),
+  (r) => {
+    const surname = r.pick(SURNAMES);
+    return { name: `${surname} Market`, card: r.pick([`${surname}S MARKET`, `${surname} FAMILY MARKET`, `${surname} FAMILY MKT`]), categories: ["Meals", "Owner draw"] };
+  },
 ];
 
 const titleWord = (w: string) => (/\d/.test(w) ? w : w.charAt(0) + w.slice(1).toLowerCase());
@@ -635,8 +658,15 @@ export function makeBusiness(seed: number): Business {
   own("Overdraft fee", "fee", "Bank fees", [30, 38], "rare", { party: "OVERDRAFT" });
   own("Interest", "interest", "Interest", [0.05, 40], "monthly");
 
-  // The hard ones: stores that serve the business and the owner alike.
-  const ambiguous = r.sample(AMBIGUOUS, r.int(4, 6));
+  // The hard ones: stores that serve the business and the owner alike, national chains and the town's own.
+  const local = new Rand(seed * 6151 + 29);
+  const ambiguous = [
+    ...r.sample(AMBIGUOUS, r.int(2, 4)),
+    ...local.sample(LOCAL_AMBIGUOUS, local.int(2, 3)).map((make) => {
+      const store = make(local, home[0]);
+      return { ...store, name: titleCase(store.name), enriched: local.chance(0.6) ? titleCase(store.name) : null, localStore: true as const };
+    }),
+  ];
   const modes = r.sample<Ambiguity>(["by-amount", "by-account", "inseparable", r.pick<Ambiguity>(["by-amount", "by-account", "inseparable"])], 4);
   ambiguous.forEach((store, i) => {
     const ambiguity = modes[i % modes.length]!;
@@ -674,6 +704,7 @@ export function makeBusiness(seed: number): Business {
       enriched: store.enriched,
       uses,
       ambiguity,
+      ...("localStore" in store ? { localStore: store.localStore } : {}),
       weight: WEIGHT.weekly * (0.6 + r.float() * 0.8),
     });
   });

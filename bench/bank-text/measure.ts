@@ -30,6 +30,8 @@ export interface Tally {
   unseen: Count;
   /** Ambiguous merchants that nothing on the line tells apart: they belong below the band. */
   inseparable: Count;
+  /** Of those, the business's own town's stores (business.ts `LOCAL_AMBIGUOUS`): no list of chains names them. */
+  inseparableLocal: Count;
   /** Ambiguous merchants that the amount or the account tells apart. */
   separable: Count;
   /** Checks: the text names nobody. */
@@ -41,7 +43,7 @@ export interface Tally {
 }
 
 export function emptyTally(): Tally {
-  return { all: none(), explainable: none(), unseen: none(), inseparable: none(), separable: none(), checks: none(), suggested: none(), predictions: [] };
+  return { all: none(), explainable: none(), unseen: none(), inseparable: none(), inseparableLocal: none(), separable: none(), checks: none(), suggested: none(), predictions: [] };
 }
 
 /** Counts one run: `guesses[i]` is the model's guess for `test[i]`. */
@@ -68,6 +70,7 @@ export function tally(labels: readonly BankLine[], test: readonly BankLine[], gu
     else if (!known.has(line.merchantId)) count(t.unseen);
     else if (line.ambiguity !== "inseparable") count(t.explainable);
     if (line.ambiguity === "inseparable") count(t.inseparable);
+    if (line.ambiguity === "inseparable" && line.localStore) count(t.inseparableLocal);
     else if (line.ambiguity !== "none") count(t.separable);
     t.predictions.push({ confidence, correct: correct && !byOthers });
   });
@@ -75,7 +78,7 @@ export function tally(labels: readonly BankLine[], test: readonly BankLine[], gu
 }
 
 export function addTally(into: Tally, t: Tally): Tally {
-  for (const key of ["all", "explainable", "unseen", "inseparable", "separable", "checks", "suggested"] as const) {
+  for (const key of ["all", "explainable", "unseen", "inseparable", "inseparableLocal", "separable", "checks", "suggested"] as const) {
     into[key].lines += t[key].lines;
     into[key].inBand += t[key].inBand;
     into[key].right += t[key].right;
