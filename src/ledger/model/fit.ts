@@ -16,6 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts, namesNobody, transferAccounts } from "./features";
+import { sellsManyKinds } from "./many-kinds";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory, type Tally } from "./history";
 import { logit } from "./calibration";
@@ -152,7 +153,7 @@ export class Fit {
 const HELD_CEILING = 0.9;
 
 /** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
-export type HeldBelow = "names-no-party" | "new-direction" | "split-history";
+export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "sells-many-kinds";
 
 /**
  * A view of a merchant's history splits where fewer of its lines than this went the chosen
@@ -179,6 +180,24 @@ function separates(view: Tally, merchant: Tally): boolean {
   if (view.lines === 0 || splits(view)) return false;
   return atMost(view.lines - view.agree, view.lines, 1 - merchant.agree / merchant.lines) < CHANCE;
 }
+
+/**
+ * Whether a merchant's history splits where nothing on the line tells it apart: its lines
+ * split, and neither its lines in the line's amount band nor those in its account separate
+ * the line. `doubt`: lines counted as gone elsewhere before any was (a store that sells many
+ * kinds of things, `MANY_KINDS_DOUBT`).
+ */
+function splitForTheLine(history: MerchantHistory, doubt = 0): boolean {
+  const merchant = { agree: history.merchant.agree, lines: history.merchant.lines + doubt };
+  return splits(merchant) && !separates(history.band, merchant) && !separates(history.account, merchant);
+}
+
+/**
+ * A store that sells many kinds of things (many-kinds.ts) is read as if two of its lines
+ * had gone elsewhere before any label: twelve agreeing labels outweigh that (12 of 14 is
+ * not a split), or its band's or account's lines separate a line as they would a split.
+ */
+const MANY_KINDS_DOUBT = 2;
 
 /** The chance of at most `k` of `n` independent lines going another way, each with chance `p`. */
 function atMost(k: number, n: number, p: number): number {
@@ -214,13 +233,17 @@ function atMost(k: number, n: number, p: number): number {
  *   bought from for materials and for the owner, at any price, on either card). The
  *   regression, which learns each of the merchant's few examples by its amounts and codes,
  *   may be sure of a line its history is not. Where the band or the account separates the
- *   line, the calibration judges how far.
+ *   line, the calibration judges how far;
+ * - "sells-many-kinds", the line names a chain that sells many kinds of things
+ *   (many-kinds.ts: Walmart, Costco, Amazon's marketplace, Home Depot) whose labels are not
+ *   yet enough to say which this line is (`MANY_KINDS_DOUBT`), or that no label shows.
  */
 function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
-  if (history && splits(history.merchant) && !separates(history.band, history.merchant) && !separates(history.account, history.merchant)) return "split-history";
+  if (history && splitForTheLine(history)) return "split-history";
+  if (sellsManyKinds(description, name) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
   return null;
 }
 

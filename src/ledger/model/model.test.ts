@@ -364,6 +364,27 @@ describe("LocalModel", () => {
     expect(probe(once).heldBelow).toBeUndefined();
   });
 
+  it("holds a store that sells many kinds of things below the band until its own labels are many, unless its band or account tells a line apart", () => {
+    const trips = (n: number, categoryOf: (i: number) => string = () => "Office supplies", account: (i: number) => string = () => "acc") =>
+      Array.from({ length: n }, (_, i) => ({ line: facts(`WAL-MART #${1000 + (i % 4)} OAKLAND CA`, -(2_500 + 300 * (i % 7)), account(i)), category: categoryOf(i) }));
+    const probe = (model: LocalModel, account = "acc") => model.predict(facts("WAL-MART #1002 OAKLAND CA", -3_400, account))!;
+    // Three trips, all office supplies: the next may be the owner's groceries.
+    const few = LocalModel.train(taught([...history, ...trips(3)]));
+    expect(probe(few)).toMatchObject({ category: "Office supplies", heldBelow: "sells-many-kinds" });
+    expect(probe(few).confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // A shop no list names, taught as often, is judged by its own history.
+    const local = LocalModel.train(taught([...history, ...trips(3).map((t) => ({ ...t, line: { ...t.line, description: t.line.description.replace("WAL-MART", "MILLER SUPPLY") } }))]));
+    expect(local.predict(facts("MILLER SUPPLY #1002 OAKLAND CA", -3_400))!.heldBelow).toBeUndefined();
+    // Twelve agreeing labels outweigh what the chain is known to be.
+    const many = LocalModel.train(taught([...history, ...trips(12)]));
+    expect(probe(many).heldBelow).toBeUndefined();
+    expect(probe(many).confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
+    // Split by card, the card's lines separate a line as they would any split merchant's.
+    const byCard = LocalModel.train(taught([...history, ...trips(16, (i) => (i % 2 ? "Office supplies" : "Owner draw"), (i) => (i % 2 ? "card" : "acc"))]));
+    expect(probe(byCard, "card")).toMatchObject({ category: "Office supplies" });
+    expect(probe(byCard, "card").heldBelow).toBeUndefined();
+  });
+
   it("keeps a check printed as its number alone below the band, however many agreed", () => {
     const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.

@@ -194,6 +194,16 @@ describe("the review page's suggestion for a line held below the band", () => {
     }
   });
 
+  it("says the store sells many kinds of things and its labels are not yet enough, so it waits for a person or a rule", async () => {
+    const trips = Array.from({ length: 6 }, (_, i) => txn(`walmart_${i}`, { name: `WAL-MART #${1000 + (i % 3)} OAKLAND CA`, amount: 30 + i, date: `2026-11-${String(10 + i).padStart(2, "0")}` }));
+    const walmart = (queue: QueuedLine[]) => queue.filter((e) => e.description.startsWith("WAL-MART"));
+    const rows = await waitingRows(trips, (q) => walmart(q).slice(0, 4), (q) => walmart(q).slice(4));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(textOf(row)).toContain("the store sells many kinds of things, and your labels of it are not yet enough to say which this is: it waits for you or a rule");
+    }
+  });
+
   it("says the lines of its name went to several categories, so it waits for a person or a rule", async () => {
     // A warehouse club: nine trips for ingredients, five for the staff's lunches, at the same prices on the same card.
     const trips = Array.from({ length: 16 }, (_, i) => txn(`club_${i}`, { name: `COSTCO WHSE #0${480 + (i % 3)} OAKLAND CA`, amount: 60 + (i % 4), date: `2026-11-${String(10 + (i % 10)).padStart(2, "0")}` }));

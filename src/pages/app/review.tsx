@@ -314,6 +314,7 @@ const HELD_BELOW: Record<HeldBelow, string> = {
   "names-no-party": "the line names nobody the model knows, a check's number or a new account",
   "new-direction": "the money goes the other way from every line of this name the model was taught, a refund or another party of the same name",
   "split-history": "the lines of this name the model was taught went to several categories, whatever their amount or card",
+  "sells-many-kinds": "the store sells many kinds of things, and your labels of it are not yet enough to say which this is",
 };
 
 function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { canonicalText } from "./features";
+import { sellsManyKinds } from "./many-kinds";
+
+const names = (text: string, merchantName = "") => sellsManyKinds(canonicalText(text), merchantName === "" ? "" : canonicalText(merchantName));
+
+describe("stores that sell many kinds of things", () => {
+  it("are named however a bank prints them", () => {
+    for (const text of [
+      "WAL-MART #6531 SAN DIEGO CA",
+      "PURCHASE AUTHORIZED ON 10/14 WM SUPERCENTER #1234 OAKLAND CA S3826 CARD 4821",
+      "POS Debit - Visa Check Card 4821 - TARGET 00012345",
+      "AMZN Mktp US*2K4XY9ZT1",
+      "AMAZON.COM*2K4XY9ZT1 AMZN.COM/BILL WA",
+      "COSTCO WHSE #0123 OAKLAND CA",
+      "Point of Sale Withdrawal The Home Depot #4001 Oakland Ca",
+      "LOWE'S #0013 BOULDER CO",
+      "TRADER JOE S #441 BOULDER CO",
+      "WHOLEFDS MKT 10234",
+      "H-E-B #123 AUSTIN TX",
+      "SAM'S CLUB #4821",
+    ])
+      expect(names(text), text).toBe(true);
+    // The aggregator's merchant name names the store where the bank's text does not.
+    expect(names("POS PURCHASE 4821 OAKLAND CA", "Walmart")).toBe(true);
+  });
+
+  it("are not a word that happens to begin one, nor another business of the same company", () => {
+    for (const text of ["AMAZON WEB SERVICES AWS.AMAZON.CO", "TARGETED ADS INC", "SHELL OIL 57999", "CVSA CONSULTING", "MILLER HARDWARE OAKLAND CA"]) expect(names(text), text).toBe(false);
+  });
+});
