@@ -24,15 +24,18 @@
  * however sure the regression is; a handful of labels, however consistent, earns no more
  * than the rule of succession allows until the held-out lines show more; a line that names
  * no party the examples show (a check printed as its number alone, a transfer to an
- * account no example shows), or whose money goes the way no example of its merchant's
- * went, stays below the band (fit.ts, `heldBelowBy`). Where the tenant
+ * account no example shows), whose money goes the way no example of its merchant's went,
+ * whose merchant's lines split where nothing on the line tells which, or that names a
+ * chain selling many kinds of things while its labels are few, stays below the band
+ * (held-below.ts, `heldBelowBy`). Where the tenant
  * opted in to the shared merchant prior (shared-prior.ts), a merchant other businesses split
  * stays below the band while the tenant's own labels of it all agree and are few.
  */
 import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
 import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
-import { Fit, INPUT, INPUTS, type HeldBelow } from "./fit";
+import { Fit, INPUT, INPUTS } from "./fit";
+import type { HeldBelow } from "./held-below";
 import { fnv, heldOutPairs } from "./held-out";
 import { sharedCap, sharedGuess, type SharedPrior } from "./shared-prior";
 
@@ -45,10 +48,11 @@ export interface Prediction {
   /** Set where the shared merchant prior's category is the prediction (the tenant's labels show nothing of the merchant): a suggestion, never a decision. */
   byOthers?: true;
   /**
-   * Set where the line is held below the band, so a person or a rule decides it (fit.ts,
-   * `heldBelowBy`): it names no party the examples show (a check printed as its number
-   * alone, a transfer to an account no example shows), or its money goes the way no example
-   * of its merchant's went.
+   * Set where the line is held below the band, so a person or a rule decides it
+   * (held-below.ts, `heldBelowBy`): it names no party the examples show (a check printed as
+   * its number alone, a transfer to an account no example shows), its money goes the way no
+   * example of its merchant's went, its merchant's lines split where nothing on it tells
+   * which, or it names a chain that sells many kinds of things whose labels are few.
    */
   heldBelow?: HeldBelow;
 }

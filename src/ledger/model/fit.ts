@@ -15,10 +15,10 @@
  * line would look like the bank's words around them: known text, a known merchant.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
-import { featuresOfKey, keyParts, namesNobody, transferAccounts } from "./features";
-import { sellsManyKinds } from "./many-kinds";
+import { featuresOfKey } from "./features";
+import { HELD_CEILING, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
-import { Histories, historyPrior, logOdds, type MerchantHistory, type Tally } from "./history";
+import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
@@ -144,107 +144,6 @@ export class Fit {
     inputs[INPUT.known] = 1;
     return { best, inputs, prior: historyPrior(history), history, ceiling, heldBelow };
   }
-}
-
-/**
- * The most a line held below the band may be (`heldBelowBy`): below the default duh band
- * however sure the calibration is of its other words, whatever it says below that.
- */
-const HELD_CEILING = 0.9;
-
-/** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
-export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "sells-many-kinds";
-
-/**
- * A view of a merchant's history splits where fewer of its lines than this went the chosen
- * category's way: more than about one in seven went elsewhere, which no view can outvote
- * into a band of 95%. A view a little short of whole (11 lines of 12) is most often another
- * party sharing the merchant's word, which the regression tells apart by the line's other
- * words; a split is the merchant's own.
- */
-const SPLIT = 0.85;
-const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
-
-/** How seldom a run must be to count as more than chance (`separates`): one time in twenty. */
-const CHANCE = 0.05;
-
-/**
- * Whether a view of a split merchant's history (its lines in the line's amount band, or in
- * its account) tells the line apart: the view does not split, and its lines went the chosen
- * category's way so much more often than the merchant's did that the merchant's split alone
- * would give such a run less often than `CHANCE`. Five lines of five on the credit card where
- * the merchant's seventeen went five to twelve separate (0.2%); nine of ten in a band where
- * its sixteen went thirteen to three do not (41%).
- */
-function separates(view: Tally, merchant: Tally): boolean {
-  if (view.lines === 0 || splits(view)) return false;
-  return atMost(view.lines - view.agree, view.lines, 1 - merchant.agree / merchant.lines) < CHANCE;
-}
-
-/**
- * Whether a merchant's history splits where nothing on the line tells it apart: its lines
- * split, and neither its lines in the line's amount band nor those in its account separate
- * the line. `doubt`: lines counted as gone elsewhere before any was (a store that sells many
- * kinds of things, `MANY_KINDS_DOUBT`).
- */
-function splitForTheLine(history: MerchantHistory, doubt = 0): boolean {
-  const merchant = { agree: history.merchant.agree, lines: history.merchant.lines + doubt };
-  return splits(merchant) && !separates(history.band, merchant) && !separates(history.account, merchant);
-}
-
-/**
- * A store that sells many kinds of things (many-kinds.ts) is read as if two of its lines
- * had gone elsewhere before any label: twelve agreeing labels outweigh that (12 of 14 is
- * not a split), or its band's or account's lines separate a line as they would a split.
- */
-const MANY_KINDS_DOUBT = 2;
-
-/** The chance of at most `k` of `n` independent lines going another way, each with chance `p`. */
-function atMost(k: number, n: number, p: number): number {
-  if (p <= 0) return 1;
-  if (p >= 1) return k >= n ? 1 : 0;
-  let term = Math.pow(1 - p, n);
-  let sum = term;
-  for (let i = 0; i < k; i++) {
-    term *= ((n - i) / (i + 1)) * (p / (1 - p));
-    sum += term;
-  }
-  return Math.min(1, sum);
-}
-
-/**
- * Why a line waits for a person or a rule however sure the calibration is, or null:
- * - "names-no-party", its text names no party the examples show:
- *   - a check printed as its number alone (`namesNobody`): every check the business wrote
- *     is one history, whoever each paid, and the next may pay someone none of them did (a
- *     supplier paid by check for the first time); the text cannot tell, so a person or a
- *     rule decides it, however many checks agreed;
- *   - a transfer to an account no example shows: its words are the channel's (`INTERNET
- *     BANKING TRANSFER WITHDRAWAL`), which the regression may be sure of from the
- *     tenant's other transfers, and which say nothing of who owns that account;
- * - "new-direction", its money goes the way no example of its merchant's went: money in
- *   from a name every example paid (a refund, or a customer who shares a supplier's name:
- *   `ROBINSON HOLDING` the landlord and `ROBINSON HOLDING` paying an invoice), or money out
- *   to one that only ever paid in (a processor's fee beside its payouts). The merchant's
- *   history speaks of the other direction only;
- * - "split-history", its merchant's lines went to several categories and nothing on the line
- *   tells which: the merchant's lines split (`splits`), and neither those in the line's
- *   amount band nor those in its account tell the line apart (`separates`: a hardware store
- *   bought from for materials and for the owner, at any price, on either card). The
- *   regression, which learns each of the merchant's few examples by its amounts and codes,
- *   may be sure of a line its history is not. Where the band or the account separates the
- *   line, the calibration judges how far;
- * - "sells-many-kinds", the line names a chain that sells many kinds of things
- *   (many-kinds.ts: Walmart, Costco, Amazon's marketplace, Home Depot) whose labels are not
- *   yet enough to say which this line is (`MANY_KINDS_DOUBT`), or that no label shows.
- */
-function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
-  const { description, name } = keyParts(key);
-  if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
-  if (history && history.direction.lines === 0) return "new-direction";
-  if (history && splitForTheLine(history)) return "split-history";
-  if (sellsManyKinds(description, name) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
-  return null;
 }
 
 /**

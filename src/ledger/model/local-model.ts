@@ -443,7 +443,7 @@ export function decideByModel(
     if (heldBack(key)) continue;
     const prediction = model.predictAsFitted(key);
     // The others' category is a suggestion only (shared-prior.ts); a line held below the band
-    // (fit.ts, `heldBelowBy`) waits for a person or a rule whatever floor the deployment sets.
+    // (held-below.ts, `heldBelowBy`) waits for a person or a rule whatever floor the deployment sets.
     if (!prediction || prediction.byOthers || prediction.heldBelow || prediction.confidence < floor) continue;
     decided.push({
       engine: "model",

@@ -5,7 +5,7 @@
  * improvement, grocers, pharmacies). What a bookkeeper knows before any label: their first
  * few labels agreeing tell little of the next line (two office-supply trips to Walmart, then
  * the owner's groceries), so the model holds their lines below the band until the tenant's
- * own labels of the store are many (fit.ts, "sells-many-kinds"). A rule decides them at once.
+ * own labels of the store are many (held-below.ts, "sells-many-kinds"). A rule decides them at once.
  *
  * Product knowledge, not the tenant's data: it names chains, never a tenant's merchant, and
  * a store it does not name (a town's hardware store) is judged by its own history alone

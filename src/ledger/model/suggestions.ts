@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { LedgerHandle } from "../store/db";
 import { lineKey, type LineFacts } from "./features";
-import type { HeldBelow } from "./fit";
+import type { HeldBelow } from "./held-below";
 import type { ModelKeeper } from "./model-keeper";
 
 export type { HeldBelow };
