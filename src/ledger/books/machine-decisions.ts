@@ -27,13 +27,13 @@ export function appendMachineDecisions(db: LedgerHandle, decided: MachineDecisio
 
 /**
  * The decisions of lines whose rows are `rows` (`undecidedRows`), read in this transaction
- * or with nothing written since (run-rules checks), in the caller's transaction. Row by row, the figures
- * (`c_totals`, `c_floor_totals`, `c_day_totals`) cost six writes per line, most of a
- * 100,000-line run; these lines share a few days and categories, so their moves are grouped
- * here and each figure written once, the triggers standing aside for side-A rows while
- * `c_figures_by_batch` holds its row (migration 0039). The side-B twins a decision moves
- * too are few and still kept by the triggers. Relation C's tests hold the figures equal to
- * their definition.
+ * or with nothing written since (run-rules checks), in the caller's transaction. Row by
+ * row, the figures (`c_totals`, `c_floor_totals`, `c_day_totals`) cost six writes per
+ * line, most of a 100,000-line run; these lines share a few days and categories, so their
+ * moves are grouped here and each figure written once, the triggers standing aside for
+ * side-A rows while `c_figures_by_batch` holds its row (migration 0039). The side-B twins a
+ * decision moves too are few and still kept by the triggers. Relation C's tests hold the
+ * figures equal to their definition.
  */
 export function appendDecisionsOfRows(db: LedgerTx, decided: MachineDecision[], rows: readonly UndecidedRow[], at: string): void {
   if (decided.length === 0) return;
@@ -57,6 +57,11 @@ interface Move {
   cents: number;
 }
 
+/**
+ * The decisions grouped by everything any figure is keyed by: one key built per line here,
+ * and the three figures' keys per group (`keepFigures`), not six per line. Every row is
+ * undecided, so each leaves the queue's figure (no category, no engine).
+ */
 function movesOf(decided: MachineDecision[], rows: readonly UndecidedRow[]): Move[] {
   const rowOf = new Map(rows.map((row) => [row.aId, row]));
   const moves = new Map<string, Move>();
