@@ -11,7 +11,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FeedPage } from "../../providers/bank/types";
 import { bookedMonths } from "../reports/auditor";
-import { booksSummary, listAccounts, listCategoryTotals, listRows, UNCATEGORISED } from "../books/reads";
+import { booksSummary, LIST_ORDER, listAccounts, listCategoryTotals, listRows, rowConditions, UNCATEGORISED } from "../books/reads";
+import { cRows } from "./schema";
 import type { LedgerDb } from "./db";
 import { faceFor, type Face } from "../face";
 import { applyFeedPage, currentCursor } from "../feed/feed-pages";
@@ -152,6 +153,21 @@ describe("relation C as kept", () => {
         { side: "B", src_id: 1, category: "Meals" },
       ]);
       expect(relationCDrift(db)).toEqual({ rows: 0, totals: 0, floorTotals: 0, months: 0, days: 0, words: 0 });
+    });
+  });
+
+  it("reads a list filtered by category, or by the queue label, from the one category index that holds its rows", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("relation-c-category-indexes"));
+    await runInDurableObject(stub, (instance: TenantLedger, state) => {
+      const face = FACES["no floor"]!;
+      // The page's keys as `listRows` reads them, each filter's plan from SQLite itself.
+      const plan = (cat: string) => {
+        const query = instance.db.select({ side: cRows.side, srcId: cRows.srcId }).from(cRows).where(rowConditions(face, { cat })).orderBy(...LIST_ORDER).limit(50).toSQL();
+        return [...state.storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`, ...query.params)].map((r) => r.detail).join("; ");
+      };
+      expect(plan("Meals")).toMatch(/USING COVERING INDEX c_rows_category \(category=\?\)/);
+      expect(plan(UNCATEGORISED)).toMatch(/USING COVERING INDEX c_rows_queue/);
+      expect(plan(UNCATEGORISED)).not.toMatch(/TEMP B-TREE/);
     });
   });
 
