@@ -48,7 +48,7 @@ interface Prior {
 }
 
 function measure(split: Split, prior: Prior | null = null): Tally {
-  const predict = trainModel(split.labels, [...split.past, ...split.test], prior?.shared ?? null, prior?.categories);
+  const predict = trainModel(split.labels, [...split.past, ...split.test], prior?.shared ?? null, prior?.categories, FLOOR);
   return tally(split.labels, split.test, split.test.map(predict), FLOOR);
 }
 

@@ -118,7 +118,7 @@ async function runCase(seed: number, style: StyleName, labels: number): Promise<
     return { category: why.category, confidence: model.confidence };
   });
   const service = tally(split.labels, split.test, guesses, FLOOR);
-  const harness = tally(split.labels, split.test, split.test.map(trainModel(split.labels, [...split.past, ...split.test])), FLOOR);
+  const harness = tally(split.labels, split.test, split.test.map(trainModel(split.labels, [...split.past, ...split.test], null, new Map(), FLOOR)), FLOOR);
   return { seed, style, labels, service, harness, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -5,7 +5,7 @@
  * the test lines; `shared`, the shared merchant prior where the tenant opted in, and
  * `categories`, the tenant's categories by their shared names.
  */
-import { LocalModel } from "../../src/ledger/model/classifier";
+import { DEFAULT_DUH_BAND_FLOOR, LocalModel } from "../../src/ledger/model/classifier";
 import { lineKey } from "../../src/ledger/model/features";
 import type { BankLine } from "./book";
 import type { Guess } from "./measure";
@@ -16,11 +16,15 @@ export function trainModel(
   lines: readonly BankLine[],
   shared: SharedPrior | null = null,
   categories: ReadonlyMap<string, string> = new Map(),
+  floor = DEFAULT_DUH_BAND_FLOOR,
 ): (line: BankLine) => Guess | null {
   const model = LocalModel.train(
     labels.map((line) => ({ key: lineKey(line), category: line.category })),
     lines.map((line) => lineKey({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId })),
   );
   model.useSharedPrior(shared, categories);
-  return (line) => model.predict({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId });
+  return (line) => {
+    const prediction = model.predict({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId });
+    return prediction && !model.bandOpens(floor) ? { ...prediction, bandClosed: true } : prediction;
+  };
 }

@@ -11,6 +11,8 @@ export interface Guess {
   confidence: number;
   /** The shared merchant prior's category for a merchant the labels do not show: a suggestion, never in the band. */
   byOthers?: true;
+  /** Set where the model's duh band is not open yet (classifier.ts, `bandOpens`): it decides nothing, whatever the confidence. */
+  bandClosed?: true;
 }
 
 interface Count {
@@ -56,7 +58,7 @@ export function tally(labels: readonly BankLine[], test: readonly BankLine[], gu
     // A suggestion decides nothing: for the band and the calibration, as if there were no guess.
     const confidence = byOthers ? 0 : (guess?.confidence ?? 0);
     const correct = guess?.category === line.category;
-    const inBand = confidence >= floor;
+    const inBand = confidence >= floor && guess?.bandClosed !== true;
     t.suggested.lines++;
     if (byOthers) t.suggested.inBand++;
     if (byOthers && correct) t.suggested.right++;

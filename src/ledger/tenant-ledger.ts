@@ -348,10 +348,10 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   /** The queue the longest-waiting first, each line with the local model's suggestion. */
   reviewQueue(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof reviewQueue>> {
-    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)));
+    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, duhBandFloor(this.env.DUH_BAND_FLOOR))));
   }
   suggestions(face: Face, aIds: number[]): Outcome<(Suggestion & { a_id: number })[]> {
-    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom)].map(([aId, s]) => ({ a_id: aId, ...s })));
+    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, duhBandFloor(this.env.DUH_BAND_FLOOR))].map(([aId, s]) => ({ a_id: aId, ...s })));
   }
   searchTransactions(face: Face, filter: SearchFilter, page: number, perPage: number): Outcome<ReturnType<typeof searchRows>> {
     return ok(searchRows(this.db, face, filter, page, perPage));

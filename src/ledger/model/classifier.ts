@@ -29,9 +29,10 @@
  * chain selling many kinds of things while its labels are few, stays below the band
  * (held-below.ts, `heldBelowBy`). Where the tenant
  * opted in to the shared merchant prior (shared-prior.ts), a merchant other businesses split
- * stays below the band while the tenant's own labels of it all agree and are few.
+ * stays below the band while the tenant's own labels of it all agree and are few. The model
+ * decides nothing until enough of its held-out lines reached the band (`bandOpens`).
  */
-import { calibrate, fitCalibration, UNCALIBRATED, type Calibration } from "./calibration";
+import { calibrate, fitCalibration, UNCALIBRATED, type Calibration, type Pair } from "./calibration";
 import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
 import { Fit, INPUT, INPUTS } from "./fit";
@@ -63,7 +64,29 @@ export const DEFAULT_DUH_BAND_FLOOR = 0.95;
 /** A calibration fit as the ledger keeps it, with the number of examples it was fitted at. */
 export interface KeptCalibration extends Calibration {
   fittedAt: number;
+  /** What the fit made of its own held-out lines (`Reached`). */
+  reached: Reached;
 }
+
+/**
+ * The held-out lines' calibrated confidences, in millionths, those that came out right and
+ * those that did not, each in falling order: what `bandOpens` counts at a floor.
+ */
+export interface Reached {
+  right: number[];
+  wrong: number[];
+}
+
+const NOTHING_REACHED: Reached = { right: [], wrong: [] };
+
+/**
+ * How many of the tenant's held-out lines must reach the duh band's floor before the model
+ * decides anything (`bandOpens`). Below it the calibration's confidence at the floor is its
+ * curve drawn on past the lines it measured, not a measurement: a tenant with 50 labels has
+ * none or one there, and its first decisions would stand on two labels of a merchant that
+ * happened to agree. At 200 labels a tenant has some 20 to 70.
+ */
+export const BAND_OPENS_AT = 10;
 
 /** Confidence may only rise with the regression's probability and the history's agreement, and only fall with novelty. */
 const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
@@ -113,6 +136,7 @@ export class LocalModel {
   private fit: { model: Fit | null; size: number; hash: number; keys: number } | null = null;
   private calibration: Calibration = UNCALIBRATED;
   private calibratedAt = 0;
+  private reached: Reached = NOTHING_REACHED;
   private refitted = false;
   /** Persons' labels learnt and examples forgotten, counted: the fit must have learnt every one of them before the next decision. */
   private personChanges = 0;
@@ -144,10 +168,11 @@ export class LocalModel {
     for (const { key, category, lines } of rows.examples) model.evidence.learn({ key, category }, lines);
     model.evidence.takeChanges();
     model.hash = hash >>> 0;
-    // A fit of other inputs (an earlier release's) is refitted at the next prediction.
-    if (calibration && calibration.weights.length === INPUTS) {
+    // A fit of other inputs, or kept without its held-out lines (an earlier release's), is refitted at the next prediction.
+    if (calibration && calibration.weights.length === INPUTS && calibration.reached) {
       model.calibration = { weights: calibration.weights };
       model.calibratedAt = calibration.fittedAt;
+      model.reached = calibration.reached;
     }
     return model;
   }
@@ -171,7 +196,20 @@ export class LocalModel {
   takeNewCalibration(): KeptCalibration | null {
     if (!this.refitted) return null;
     this.refitted = false;
-    return { weights: this.calibration.weights, fittedAt: this.calibratedAt };
+    return { weights: this.calibration.weights, fittedAt: this.calibratedAt, reached: this.reached };
+  }
+
+  /**
+   * Whether the model may decide lines at this duh band floor: at least `BAND_OPENS_AT` of
+   * its calibration's held-out lines reached the floor, and of those no more went wrong
+   * than the floor allows (at 0.95, one in twenty). Until then every line waits for a
+   * person or a rule, its suggestion as sure as the calibration says.
+   */
+  bandOpens(floor: number): boolean {
+    const atFloor = Math.round(floor * 1_000_000);
+    const right = this.reached.right.filter((c) => c >= atFloor).length;
+    const wrong = this.reached.wrong.filter((c) => c >= atFloor).length;
+    return right + wrong >= BAND_OPENS_AT && wrong <= (1 - floor) * (right + wrong);
   }
 
   /** Examples learnt. */
@@ -348,7 +386,7 @@ export class LocalModel {
     }
     if (this.calibrationIsStale()) {
       const size = this.size;
-      this.calibration = yield* this.recalibrate();
+      ({ calibration: this.calibration, reached: this.reached } = yield* this.recalibrate());
       this.calibratedAt = size;
       this.refitted = true;
     }
@@ -374,14 +412,15 @@ export class LocalModel {
     return this.size !== this.calibratedAt && (this.size <= SMALL || this.size >= this.calibratedAt * 1.25);
   }
 
-  /** The calibration fitted on held-out folds of the examples (held-out.ts). */
-  private *recalibrate(): Generator<void, Calibration> {
+  /** The calibration fitted on held-out folds of the examples (held-out.ts), and what it makes of those lines. */
+  private *recalibrate(): Generator<void, { calibration: Calibration; reached: Reached }> {
     const examples = this.evidence.copyOfExamples();
     const corpus = yield* this.evidence.corpusInSteps();
     yield;
     const pairs = yield* heldOutPairs(examples, corpus);
     const { ridges, priorLines } = calibrationHolds(pairs.length);
-    return fitCalibration(pairs, RISING, FALLING, ridges, priorLines);
+    const calibration = fitCalibration(pairs, RISING, FALLING, ridges, priorLines);
+    return { calibration, reached: reachedBy(calibration, pairs) };
   }
 }
 
@@ -393,6 +432,15 @@ export function calibrationHolds(heldOut: number): { ridges: number[]; priorLine
   const shrink = Math.min(1, FEW_HELD_OUT / Math.max(1, heldOut));
   const ridges = Array.from({ length: INPUTS }, (_, j) => (HISTORY_INPUTS.includes(j) ? HISTORY_RIDGE * shrink : OTHER_RIDGE));
   return { ridges, priorLines: PRIOR_LINES * shrink };
+}
+
+/** The held-out lines' confidences by this calibration, right and wrong apart. */
+function reachedBy(calibration: Calibration, pairs: readonly Pair[]): Reached {
+  const right: number[] = [];
+  const wrong: number[] = [];
+  for (const pair of pairs) (pair.correct ? right : wrong).push(Math.round(calibrate(calibration, pair.inputs) * 1_000_000));
+  const falling = (a: number, b: number) => b - a;
+  return { right: right.sort(falling), wrong: wrong.sort(falling) };
 }
 
 const versionOf = ({ size, keys, hash }: { size: number; keys: number; hash: number }) => `lr2-${size}-${keys}-${(hash >>> 0).toString(16).padStart(8, "0")}`;

@@ -283,11 +283,14 @@ describe("the local model in the ledger", () => {
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       bookWithAModel(db, 8_000);
-      recordHumanJudgement(db, 2, "Fuel", "human:x", AT);
+      // Twenty labels, five of each merchant: enough held-out lines for the standing fit's band to open (classifier.ts, `bandOpens`).
+      const categories = ["Meals", "Fuel", "Software", "Supplies"];
+      for (let aId = 2; aId <= 20; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 4]!, "human:x", AT);
       const keeper = new ModelKeeper(db, () => scheduler.wait(0));
       await keeper.ready();
+      expect(keeper.current(db).model.bandOpens(0.5)).toBe(true);
       const standing = keeper.current(db).model.fittedVersion;
-      expect(await runThreeRules(db)).toBe(5_998);
+      expect(await runThreeRules(db)).toBe(6_000 - 15);
       const newestSeq = () => db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq;
       const keptSeq = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_state`).seq;
 
@@ -301,7 +304,7 @@ describe("the local model in the ledger", () => {
       expect(byModel).toEqual([{ version: standing }]);
 
       // A person's change made meanwhile: the next transaction waits for the learning and its refit.
-      recordHumanJudgement(db, 4, "Supplies", "human:x", AT);
+      recordHumanJudgement(db, 24, "Supplies", "human:x", AT);
       await keeper.ready();
       expect(keptSeq()).toBe(newestSeq());
       expect(keeper.current(db).model.fittedVersion).toBe(trainFromLedger(db).model.version);

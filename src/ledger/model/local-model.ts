@@ -423,7 +423,7 @@ export function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks
 
 /**
  * Decides the undecided lines the model is sure of: confidence at or above the duh
- * band's floor, by the standing fit (a transaction refits nothing: the caller makes sure
+ * band's floor, once the band is open (`LocalModel.bandOpens`), by the standing fit (a transaction refits nothing: the caller makes sure
  * no person's change waits for a fit, or holds back the lines it speaks to: `heldBack`).
  * Below it a line is left for the tail. Returns how many it decided.
  */
@@ -437,6 +437,11 @@ export function decideByModel(
 ): number {
   const version = model.fittedVersion;
   if (model.size === 0 || version === null) return 0;
+  // Until enough of the tenant's held-out lines reached the floor, every line waits (classifier.ts, `bandOpens`).
+  if (!model.bandOpens(floor)) {
+    keepCalibration(tx, model);
+    return 0;
+  }
   const decided: MachineDecision[] = [];
   for (const line of lines) {
     const key = lineKey(line);

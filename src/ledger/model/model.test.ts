@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
-import { calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example } from "./classifier";
+import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example, type KeptCalibration } from "./classifier";
 import { Evidence, type Corpus } from "./evidence";
 import { INPUT } from "./fit";
 import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
@@ -207,6 +207,28 @@ describe("LocalModel", () => {
     expect(seen.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
     // Below the band. (How far below, this tenant cannot say: not one of its held-out lines was wrong.)
     expect(model.predict(facts("ZOOM.US 888-799-9666 CA"))!.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+  });
+
+  it("opens the duh band only once enough of its held-out lines reached the floor, and keeps that through a restore", () => {
+    // Two labels of each of six merchants: a line of a taught merchant may be above the floor, but no held-out line was.
+    const few = LocalModel.train(taught(book(ordinary, 2)));
+    few.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
+    expect(few.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(false);
+    const model = LocalModel.train(taught(history));
+    model.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
+    expect(model.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
+    // A floor no held-out line reached keeps the band shut, however many reached a lower one.
+    expect(model.bandOpens(0.999_999)).toBe(false);
+    const kept = model.takeNewCalibration()!;
+    expect(kept.reached.right.length + kept.reached.wrong.length).toBe(history.length);
+    expect(kept.reached.right.filter((c) => c >= DEFAULT_DUH_BAND_FLOOR * 1_000_000).length).toBeGreaterThanOrEqual(BAND_OPENS_AT);
+    const restored = LocalModel.restore(model.rows(), model.examplesHash, kept);
+    expect(restored.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
+    // A fit kept by an earlier release, without its held-out lines, is refitted before the band opens again.
+    const earlier = LocalModel.restore(model.rows(), model.examplesHash, { weights: kept.weights, fittedAt: kept.fittedAt } as KeptCalibration);
+    expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(false);
+    earlier.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
+    expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
   });
 
   it("learns incrementally as labels land, with a version that follows its evidence", () => {

@@ -323,6 +323,7 @@ function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
     <>
       <strong>{suggestion.category}</strong>, {percent(suggestion.confidence)} sure{suggestion.byOthers ? ", as other businesses file this merchant" : ""}
       {suggestion.heldBelow ? <span class="muted"> ({HELD_BELOW[suggestion.heldBelow]}: it waits for you or a rule)</span> : null}
+      {suggestion.bandNotOpen ? <span class="muted"> (the model decides nothing yet: too few of your labels have been checked against the others; it waits for you or a rule)</span> : null}
     </>
   );
 }
