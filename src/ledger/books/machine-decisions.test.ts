@@ -17,7 +17,7 @@ import { runRules } from "../rules/run-rules";
 import type { LedgerDb } from "../store/db";
 import type { TenantLedger } from "../tenant-ledger";
 import { recordHumanJudgement } from "./judgements";
-import { appendDecisionsOfRows } from "./machine-decisions";
+import { appendDecisionsOfRows, appendMachineDecisions, type MachineDecision } from "./machine-decisions";
 import { booksSummary } from "./reads";
 
 const NOW = new Date("2026-11-22T12:00:00.000Z");
@@ -83,6 +83,33 @@ describe("a run-rules slice's figures", () => {
       expect(() => db.transaction((tx) => appendDecisionsOfRows(tx, [decision], [], AT))).toThrow(/A:1/);
       expect(db.get<{ n: number }>(sql`SELECT count(*) AS n FROM decisions`).n).toBe(0);
       expect(markHeld(db)).toBe(0);
+      expect(relationCDrift(db)).toEqual(NO_DRIFT);
+    });
+  });
+});
+
+describe("appending machine decisions", () => {
+  it("appends rules' and the model's decisions in the order given, each with its own engine's fields", async () => {
+    const stub = env.TENANT_LEDGER.get(env.TENANT_LEDGER.idFromName("machine-decisions-mixed"));
+    await runInDurableObject(stub, (instance: TenantLedger) => {
+      const db = instance.db;
+      feed(db);
+      const rule = (aId: number): MachineDecision => ({ engine: "rule", aId, category: "Meals", ruleKey: `r${aId}`, ruleRevision: aId });
+      const model = (aId: number): MachineDecision => ({ engine: "model", aId, category: "Sales", modelVersion: `v${aId}`, confidencePpm: 990_000 + aId, bandFloorPpm: 950_000 });
+      // More than one statement's thousand of one engine, then runs of each in turn.
+      const decided = [...Array.from({ length: 1_003 }, (_, i) => rule(1 + (i % 3))), model(4), model(5), rule(6), model(7)];
+      appendMachineDecisions(db, decided, AT);
+      const rows = db.all<Record<string, unknown>>(sql`
+        SELECT a_id, category, engine, rule_key, rule_revision, model_version, confidence_ppm, band_floor_ppm, actor, decided_at FROM decisions ORDER BY seq`);
+      expect(rows).toHaveLength(decided.length);
+      expect(rows.slice(-5)).toEqual([
+        { a_id: 1, category: "Meals", engine: "rule", rule_key: "r1", rule_revision: 1, model_version: null, confidence_ppm: null, band_floor_ppm: null, actor: null, decided_at: AT },
+        { a_id: 4, category: "Sales", engine: "model", rule_key: null, rule_revision: null, model_version: "v4", confidence_ppm: 990_004, band_floor_ppm: 950_000, actor: null, decided_at: AT },
+        { a_id: 5, category: "Sales", engine: "model", rule_key: null, rule_revision: null, model_version: "v5", confidence_ppm: 990_005, band_floor_ppm: 950_000, actor: null, decided_at: AT },
+        { a_id: 6, category: "Meals", engine: "rule", rule_key: "r6", rule_revision: 6, model_version: null, confidence_ppm: null, band_floor_ppm: null, actor: null, decided_at: AT },
+        { a_id: 7, category: "Sales", engine: "model", rule_key: null, rule_revision: null, model_version: "v7", confidence_ppm: 990_007, band_floor_ppm: 950_000, actor: null, decided_at: AT },
+      ]);
+      expect(rows.map((r) => r.a_id)).toEqual(decided.map((d) => d.aId));
       expect(relationCDrift(db)).toEqual(NO_DRIFT);
     });
   });

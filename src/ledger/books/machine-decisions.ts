@@ -13,15 +13,34 @@ export type MachineDecision =
 
 const CHUNK = 1_000;
 
-/** The decisions, each moving its line's row of relation C and its figures by the per-row triggers. */
+type RuleDecision = Extract<MachineDecision, { engine: "rule" }>;
+type ModelDecision = Extract<MachineDecision, { engine: "model" }>;
+
+/**
+ * The decisions, each moving its line's row of relation C and its figures by the per-row
+ * triggers. Each run of one engine's decisions is one statement per thousand, its rows as
+ * arrays of that engine's fields alone (SQLite reads a field of an array faster than one
+ * of an object, and the other engine's fields are null).
+ */
 export function appendMachineDecisions(db: LedgerHandle, decided: MachineDecision[], at: string): void {
-  for (let from = 0; from < decided.length; from += CHUNK) {
-    const chunk = JSON.stringify(decided.slice(from, from + CHUNK));
-    db.run(sql`
-      INSERT INTO decisions (a_id, category, engine, rule_key, rule_revision, model_version, confidence_ppm, band_floor_ppm, decided_at, recorded_at)
-      SELECT value ->> 'aId', value ->> 'category', value ->> 'engine', value ->> 'ruleKey', value ->> 'ruleRevision',
-        value ->> 'modelVersion', value ->> 'confidencePpm', value ->> 'bandFloorPpm', ${at}, ${at}
-      FROM json_each(${chunk}) ORDER BY key`);
+  for (let from = 0; from < decided.length; ) {
+    const engine = decided[from]!.engine;
+    let to = from + 1;
+    while (to < decided.length && to - from < CHUNK && decided[to]!.engine === engine) to++;
+    if (engine === "rule") {
+      const rows = JSON.stringify((decided.slice(from, to) as RuleDecision[]).map((d) => [d.aId, d.category, d.ruleKey, d.ruleRevision]));
+      db.run(sql`
+        INSERT INTO decisions (a_id, category, engine, rule_key, rule_revision, decided_at, recorded_at)
+        SELECT value ->> 0, value ->> 1, 'rule', value ->> 2, value ->> 3, ${at}, ${at}
+        FROM json_each(${rows}) ORDER BY key`);
+    } else {
+      const rows = JSON.stringify((decided.slice(from, to) as ModelDecision[]).map((d) => [d.aId, d.category, d.modelVersion, d.confidencePpm, d.bandFloorPpm]));
+      db.run(sql`
+        INSERT INTO decisions (a_id, category, engine, model_version, confidence_ppm, band_floor_ppm, decided_at, recorded_at)
+        SELECT value ->> 0, value ->> 1, 'model', value ->> 2, value ->> 3, value ->> 4, ${at}, ${at}
+        FROM json_each(${rows}) ORDER BY key`);
+    }
+    from = to;
   }
 }
 
