@@ -19,8 +19,9 @@ type ModelDecision = Extract<MachineDecision, { engine: "model" }>;
 /**
  * The decisions, each moving its line's row of relation C and its figures by the per-row
  * triggers. Each run of one engine's decisions is one statement per thousand, its rows as
- * arrays of that engine's fields alone (SQLite reads a field of an array faster than one
- * of an object, and the other engine's fields are null).
+ * arrays of that engine's fields alone: read field by field, objects of both engines' eight
+ * fields (three to five of them null) cost a 100,000-line run_rules a tenth more
+ * (docs/performance.md, R11).
  */
 export function appendMachineDecisions(db: LedgerHandle, decided: MachineDecision[], at: string): void {
   for (let from = 0; from < decided.length; ) {
