@@ -16,6 +16,7 @@ import { runRules } from "../rules/run-rules";
 import { connectBank } from "../feed/sync-requests";
 import { undecidedLines } from "../books/undecided";
 import { lineKey } from "./features";
+import { DEFAULT_DUH_BAND_FLOOR } from "./classifier";
 
 const AT = "2026-11-22T12:00:00.000Z";
 const line = (id: string, name: string) => ({ transaction_id: id, account_id: "acc", amount: 10, date: "2026-11-20", name });
@@ -210,6 +211,8 @@ describe("the local model in the ledger", () => {
       // Kept with those marks and its calibration's fit; caught up from them, the model is the ledger's as it stands.
       expect(keptCalibration(db)).not.toBeNull();
       const restored = currentModel(db, undefined);
+      // Its band is as the learnt model's: the held-out lines that open it are kept with the fit.
+      expect(restored.model.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(learnt.model.bandOpens(DEFAULT_DUH_BAND_FLOOR));
       const caughtUp = currentModel(db, learnt);
       expect(caughtUp).toBe(learnt);
       for (const model of [caughtUp.model, restored.model]) {
@@ -608,6 +611,8 @@ describe("the local model in the ledger", () => {
       // The object starts again: the restored model answers as the running one did.
       expect(keptCalibration(db)).not.toBeNull();
       const restored = currentModel(db, undefined);
+      // Its band is open as the running model's was: the held-out lines that opened it are kept with the fit.
+      expect(restored.model.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
       for (const decision of byModel) {
         const prediction = restored.model.predict({ description: decision.description, merchantName: null, amountCents: decision.amountCents, accountId: decision.accountId })!;
         expect([prediction.category, Math.round(prediction.confidence * 1_000_000)], decision.description).toEqual([decision.category, decision.confidencePpm]);
