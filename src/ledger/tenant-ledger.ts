@@ -67,6 +67,10 @@ const now = () => new Date().toISOString();
 // The bindings are the Worker's global `Cloudflare.Env` (declared in src/env.ts, which names this class).
 export class TenantLedger extends DurableObject<Cloudflare.Env> {
   readonly db: LedgerDb;
+  /** The deployment's duh band floor (`DUH_BAND_FLOOR`). */
+  private get bandFloor(): number {
+    return duhBandFloor(this.env.DUH_BAND_FLOOR);
+  }
   /** Long work pauses here between its slices, so the object answers other calls meanwhile. */
   private readonly pause: Pause = () => scheduler.wait(0);
   /** The local model as kept between calls (rebuilt from the ledger by a fresh object). */
@@ -246,7 +250,7 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
     return ok(landFeedPages(this.landing(connectionId), pages, (work) => this.ctx.storage.transactionSync(work)));
   }
   private landing(connectionId: number): Landing {
-    return { db: this.db, model: this.model, connectionId, bandFloor: duhBandFloor(this.env.DUH_BAND_FLOOR), at: now() };
+    return { db: this.db, model: this.model, connectionId, bandFloor: this.bandFloor, at: now() };
   }
 
   // --- the local model and the tail ---
@@ -348,10 +352,10 @@ export class TenantLedger extends DurableObject<Cloudflare.Env> {
   }
   /** The queue the longest-waiting first, each line with the local model's suggestion. */
   reviewQueue(face: Face, page: number, perPage: number): Outcome<ReturnType<typeof reviewQueue>> {
-    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, duhBandFloor(this.env.DUH_BAND_FLOOR))));
+    return ok(reviewQueue(this.db, face, page, perPage, (aIds) => suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, this.bandFloor)));
   }
   suggestions(face: Face, aIds: number[]): Outcome<(Suggestion & { a_id: number })[]> {
-    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, duhBandFloor(this.env.DUH_BAND_FLOOR))].map(([aId, s]) => ({ a_id: aId, ...s })));
+    return ok([...suggestionsFor(this.db, this.model, aIds, face.effectiveFrom, this.bandFloor)].map(([aId, s]) => ({ a_id: aId, ...s })));
   }
   searchTransactions(face: Face, filter: SearchFilter, page: number, perPage: number): Outcome<ReturnType<typeof searchRows>> {
     return ok(searchRows(this.db, face, filter, page, perPage));

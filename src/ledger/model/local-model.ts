@@ -423,9 +423,10 @@ export function marksOf({ throughSeq, throughEvent, throughLine }: Marks): Marks
 
 /**
  * Decides the undecided lines the model is sure of: confidence at or above the duh
- * band's floor, once the band is open (`LocalModel.bandOpens`), by the standing fit (a transaction refits nothing: the caller makes sure
- * no person's change waits for a fit, or holds back the lines it speaks to: `heldBack`).
- * Below it a line is left for the tail. Returns how many it decided.
+ * band's floor, once the band is open (`LocalModel.bandOpens`), by the standing fit (a
+ * transaction refits nothing: the caller makes sure no person's change waits for a fit, or
+ * holds back the lines it speaks to: `heldBack`). Below it a line is left for the tail.
+ * Returns how many it decided.
  */
 export function decideByModel(
   tx: LedgerTx,

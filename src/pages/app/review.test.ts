@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { landSandboxBank } from "../../../test/fixtures/books";
 import { api, CHECKING, createTenant, deliver, rw, ro, txn, type SandboxTenant } from "../../../test/fixtures/sandbox";
 import { bakery, page, queueIds, textOf } from "../../../test/fixtures/workspace";
+import { SuggestionCell } from "./review";
 
 describe("the review page", () => {
   let t: SandboxTenant;
@@ -169,6 +170,16 @@ async function waitingRows(added: ReturnType<typeof txn>[], teach: (queue: Queue
   const html = (await page(t, "/app/review")).html;
   return waiting.map(({ a_id }) => html.match(new RegExp(`<tr id="line-${a_id}"[\\s\\S]*?</tr>`))![0]);
 }
+
+describe("the review page's suggestion while the model's band is not open", () => {
+  it("says the model decides nothing yet beside a suggestion at the floor, and nothing of it otherwise", () => {
+    const shown = (suggestion: Parameters<typeof SuggestionCell>[0]["suggestion"]) => String(SuggestionCell({ suggestion }));
+    const waiting = shown({ category: "Meals", confidence: 0.97, bandNotOpen: true });
+    expect(waiting).toMatch(/<strong>Meals<\/strong>, 97% sure/);
+    expect(waiting).toContain("the model decides nothing yet: too few of your labels have been checked against the others; it waits for you or a rule");
+    expect(shown({ category: "Meals", confidence: 0.97 })).not.toContain("decides nothing yet");
+  });
+});
 
 describe("the review page's suggestion for a line held below the band", () => {
   it("says a check printed as its number alone names nobody the model knows, so it waits for a person or a rule however sure the suggestion", async () => {

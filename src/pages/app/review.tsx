@@ -317,7 +317,8 @@ const HELD_BELOW: Record<HeldBelow, string> = {
   "sells-many-kinds": "the store sells many kinds of things, and your labels of it are not yet enough to say which this is",
 };
 
-function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
+/** A line's suggestion as the review page shows it, with why it waits where it does. */
+export function SuggestionCell({ suggestion }: { suggestion: Suggestion | null }) {
   if (!suggestion) return <span class="muted">none</span>;
   return (
     <>
