@@ -4,6 +4,7 @@
  * classifier"). The fit (fit.ts) measures each line's history, and holds the line at
  * `HELD_CEILING` at most where this says so.
  */
+import { atMost, CHANCE } from "./chance";
 import { keyParts, namesNobody, transferAccounts } from "./features";
 import type { MerchantHistory, Tally } from "./history";
 import { sellsManyKinds } from "./many-kinds";
@@ -26,9 +27,6 @@ export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "
  */
 const SPLIT = 0.85;
 const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
-
-/** How seldom a run must be to count as more than chance (`separates`): one time in twenty. */
-const CHANCE = 0.05;
 
 /**
  * Whether a view of a split merchant's history (its lines in the line's amount band, or in
@@ -60,19 +58,6 @@ function splitForTheLine(history: MerchantHistory, doubt = 0): boolean {
  * not a split), or its band's or account's lines separate a line as they would a split.
  */
 const MANY_KINDS_DOUBT = 2;
-
-/** The chance of at most `k` of `n` independent lines going another way, each with chance `p`. */
-function atMost(k: number, n: number, p: number): number {
-  if (p <= 0) return 1;
-  if (p >= 1) return k >= n ? 1 : 0;
-  let term = Math.pow(1 - p, n);
-  let sum = term;
-  for (let i = 0; i < k; i++) {
-    term *= ((n - i) / (i + 1)) * (p / (1 - p));
-    sum += term;
-  }
-  return Math.min(1, sum);
-}
 
 /**
  * Why a line waits for a person or a rule however sure the calibration is, or null:
