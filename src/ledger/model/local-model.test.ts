@@ -286,14 +286,14 @@ describe("the local model in the ledger", () => {
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       bookWithAModel(db, 8_000);
-      // Twenty labels, five of each merchant: enough held-out lines for the standing fit's band to open (classifier.ts, `bandOpens`).
+      // Forty labels, ten of each merchant: enough held-out lines for the standing fit's band to open (classifier.ts, `bandOpens`).
       const categories = ["Meals", "Fuel", "Software", "Supplies"];
-      for (let aId = 2; aId <= 20; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 4]!, "human:x", AT);
+      for (let aId = 2; aId <= 40; aId++) recordHumanJudgement(db, aId, categories[(aId - 1) % 4]!, "human:x", AT);
       const keeper = new ModelKeeper(db, () => scheduler.wait(0));
       await keeper.ready();
       expect(keeper.current(db).model.bandOpens(0.5)).toBe(true);
       const standing = keeper.current(db).model.fittedVersion;
-      expect(await runThreeRules(db)).toBe(6_000 - 15);
+      expect(await runThreeRules(db)).toBe(6_000 - 30);
       const newestSeq = () => db.get<{ seq: number }>(sql`SELECT max(seq) AS seq FROM decisions`).seq;
       const keptSeq = () => db.get<{ seq: number }>(sql`SELECT through_seq AS seq FROM model_state`).seq;
 
@@ -417,11 +417,11 @@ describe("the local model in the ledger", () => {
     await runInDurableObject(stub, async (ledger) => {
       const db = ledger.db;
       const connection = connectBank(db, "sandbox", "", AT);
-      const taught = Array.from({ length: 12 }, (_, i) => [line(`c${i}`, `CHECK ${1001 + i}`), line(`s${i}`, `SHELL OIL ${57000 + i}`)]).flat();
+      const taught = Array.from({ length: 20 }, (_, i) => [line(`c${i}`, `CHECK ${1001 + i}`), line(`s${i}`, `SHELL OIL ${57000 + i}`)]).flat();
       // A check printed as its number alone, and money in from a name every example paid.
       const waiting = [line("c-next", "CHECK 2001"), line("s-next", "SHELL OIL 57999"), { ...line("s-in", "SHELL OIL 57998"), amount: -10 }];
       applyFeedPage(db, connection, page([...taught, ...waiting]), AT);
-      for (let aId = 1; aId <= 24; aId++) recordHumanJudgement(db, aId, aId % 2 ? "Contractors" : "Fuel", "human:x", AT);
+      for (let aId = 1; aId <= 40; aId++) recordHumanJudgement(db, aId, aId % 2 ? "Contractors" : "Fuel", "human:x", AT);
       const keeper = new ModelKeeper(db, () => scheduler.wait(0));
       await keeper.ready();
       const model = keeper.current(db).model;

@@ -124,15 +124,15 @@ describe("calibration", () => {
     const history = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
     for (const heldOut of [0, 10, 50]) {
       const { ridges, priorLines } = calibrationHolds(heldOut);
-      expect(priorLines).toBe(30);
-      for (const j of history) expect(ridges[j]).toBe(10);
+      expect(priorLines).toBe(10);
+      for (const j of history) expect(ridges[j]).toBe(3);
     }
     const at200 = calibrationHolds(200);
-    expect(at200.priorLines).toBe(7.5);
-    for (const j of history) expect(at200.ridges[j]).toBe(2.5);
+    expect(at200.priorLines).toBe(2.5);
+    for (const j of history) expect(at200.ridges[j]).toBe(0.75);
     // The regression's probability, novelty and the constant are barely held, however many lines.
     for (const held of [calibrationHolds(10), at200]) for (const j of [INPUT.probability, INPUT.novelty, INPUT.constant]) expect(held.ridges[j]).toBe(0.1);
-    expect(calibrationHolds(1_000).priorLines).toBe(1.5);
+    expect(calibrationHolds(1_000).priorLines).toBe(0.5);
   });
 
   it("lets a prior stand in for the held-out lines that are missing, and the lines outweigh it as they come", () => {
@@ -229,6 +229,26 @@ describe("LocalModel", () => {
     expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(false);
     earlier.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
     expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
+  });
+
+  it("keeps the band shut where its held-out lines at the floor missed more often than chance allows at the floor's rate", () => {
+    const model = LocalModel.train(taught(history));
+    model.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
+    const kept = model.takeNewCalibration()!;
+    const reaching = (right: number, wrong: number, below = 0) =>
+      LocalModel.restore(model.rows(), model.examplesHash, {
+        ...kept,
+        reached: { right: Array<number>(right).fill(990_000), wrong: [...Array<number>(wrong).fill(960_000), ...Array<number>(below).fill(900_000)] },
+      }).bandOpens(0.95);
+    expect(reaching(BAND_OPENS_AT - 1, 0)).toBe(false);
+    expect(reaching(BAND_OPENS_AT, 0)).toBe(true);
+    // Three misses of twenty happen one time in thirteen at a rate of one in twenty; four, one time in sixty.
+    expect(reaching(17, 3)).toBe(true);
+    expect(reaching(16, 4)).toBe(false);
+    expect(reaching(58, 4)).toBe(true);
+    // Misses below the floor are not the band's.
+    expect(reaching(16, 0, 40)).toBe(false);
+    expect(reaching(20, 0, 40)).toBe(true);
   });
 
   it("learns incrementally as labels land, with a version that follows its evidence", () => {
