@@ -205,7 +205,7 @@ export class LocalModel {
    * Whether the model may decide lines at this duh band floor: at least `BAND_OPENS_AT` of
    * its calibration's held-out lines reached the floor, and their misses are no more than
    * chance allows of lines that miss as often as the floor says (at 0.95, one in twenty):
-   * four of twenty shut it (a run that seldom, 1.6%), four of sixty-two do not (35%). A
+   * four of twenty shut it (a run that seldom, 1.6%), four of sixty-two do not (38%). A
    * held-out line is harder than the feed's (its fold may not show its merchant), so the
    * held-out lines' own miss rate measured against the floor shut tenants whose lines in the
    * band were right 99.8% of the time. Until then every line waits for a person or a rule,
