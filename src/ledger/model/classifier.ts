@@ -67,6 +67,8 @@ export interface KeptCalibration extends Calibration {
   fittedAt: number;
   /** What the fit made of its own held-out lines (`Reached`). */
   reached: Reached;
+  /** The hold it was fitted under (`HOLD`): a fit made under another is refitted. */
+  hold: string;
 }
 
 /**
@@ -119,6 +121,8 @@ const PRIOR_LINES = 10;
  * has, the less it leans on what stands in for them.
  */
 const FEW_HELD_OUT = 50;
+/** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
@@ -170,8 +174,8 @@ export class LocalModel {
     for (const { key, category, lines } of rows.examples) model.evidence.learn({ key, category }, lines);
     model.evidence.takeChanges();
     model.hash = hash >>> 0;
-    // A fit of other inputs, or kept without its held-out lines (an earlier release's), is refitted at the next prediction.
-    if (calibration && calibration.weights.length === INPUTS && calibration.reached) {
+    // A fit of other inputs, kept without its held-out lines or made under another hold (an earlier release's), is refitted at the next prediction.
+    if (calibration && calibration.weights.length === INPUTS && calibration.reached && calibration.hold === HOLD) {
       model.calibration = { weights: calibration.weights };
       model.calibratedAt = calibration.fittedAt;
       model.reached = calibration.reached;
@@ -198,7 +202,7 @@ export class LocalModel {
   takeNewCalibration(): KeptCalibration | null {
     if (!this.refitted) return null;
     this.refitted = false;
-    return { weights: this.calibration.weights, fittedAt: this.calibratedAt, reached: this.reached };
+    return { weights: this.calibration.weights, fittedAt: this.calibratedAt, reached: this.reached, hold: HOLD };
   }
 
   /**

@@ -229,6 +229,12 @@ describe("LocalModel", () => {
     expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(false);
     earlier.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"));
     expect(earlier.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(true);
+    // So is one fitted under another hold on the history: its confidences, and its held-out lines', are another fit's.
+    const otherHold = LocalModel.restore(model.rows(), model.examplesHash, { ...kept, hold: "history ridge 10, prior 30 lines, shrinking beyond 50" });
+    expect(otherHold.bandOpens(DEFAULT_DUH_BAND_FLOOR)).toBe(false);
+    const asFitted = otherHold.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"))!;
+    expect(asFitted.confidence).toBe(model.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"))!.confidence);
+    expect(otherHold.takeNewCalibration()!.hold).toBe(kept.hold);
   });
 
   it("keeps the band shut where its held-out lines at the floor missed more often than chance allows at the floor's rate", () => {
