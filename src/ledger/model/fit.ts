@@ -15,7 +15,8 @@
  * line would look like the bank's words around them: known text, a known merchant.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
-import { featuresOfKey } from "./features";
+import { featuresOfKey, keyParts } from "./features";
+import { sellsManyKinds } from "./many-kinds";
 import { HELD_CEILING, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
@@ -89,7 +90,8 @@ export class Fit {
         yield;
       }
       const features = featuresOfKey(key);
-      histories.add(features, counts);
+      const { description, name } = keyParts(key);
+      histories.add(features, counts, sellsManyKinds(description, name));
       const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }

@@ -81,15 +81,17 @@ const MANY_KINDS_DOUBT = 2;
  *   regression, which learns each of the merchant's few examples by its amounts and codes,
  *   may be sure of a line its history is not. Where the band or the account separates the
  *   line, the calibration judges how far;
- * - "sells-many-kinds", the line names a chain that sells many kinds of things
- *   (many-kinds.ts: Walmart, Costco, Amazon's marketplace, Home Depot) whose labels are not
- *   yet enough to say which this line is (`MANY_KINDS_DOUBT`), or that no label shows.
+ * - "sells-many-kinds", the line names a store that sells many kinds of things
+ *   (many-kinds.ts: a chain such as Walmart, Costco, Amazon's marketplace or Home Depot, or a
+ *   store whose name says its kind, `PEREZ HARDWARE`), or its merchant's examples mostly do
+ *   (a line cut before the name), and its labels are not yet enough to say which this line
+ *   is (`MANY_KINDS_DOUBT`), or no label shows the store.
  */
 export function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
   if (history && splitForTheLine(history)) return "split-history";
-  if (sellsManyKinds(description, name) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
+  if ((sellsManyKinds(description, name) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
   return null;
 }

@@ -45,6 +45,12 @@ export interface MerchantHistory {
   direction: Tally;
   /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
   name: string | null;
+  /**
+   * Whether most of the example lines of the feature that speaks for the merchant name a
+   * store that sells many kinds of things (many-kinds.ts): the line itself may not, cut at
+   * its bank's width before the name (`Withdrawal POS #737721504547 TRA`).
+   */
+  ofManyKinds: boolean;
 }
 
 const NONE: Tally = { agree: 0, lines: 0 };
@@ -89,6 +95,8 @@ export const isKept = (feature: string) => isIdentity(feature) || feature.includ
 export class Histories {
   /** Kept feature -> lines per class. */
   private readonly counts = new Map<string, Float64Array>();
+  /** Kept feature -> its example lines that name a store that sells many kinds of things. */
+  private readonly manyKindsLines = new Map<string, number>();
 
   /** `bankWords`: words of the bank's, which name no merchant (bank-words.ts). */
   constructor(
@@ -96,10 +104,16 @@ export class Histories {
     private readonly bankWords: ReadonlySet<string> = new Set(),
   ) {}
 
-  /** Adds an example key's lines per class under each of its kept features. */
-  add(features: readonly string[], lines: Float64Array): void {
+  /**
+   * Adds an example key's lines per class under each of its kept features; `sellsManyKinds`,
+   * whether its text names a store that sells many kinds of things (many-kinds.ts).
+   */
+  add(features: readonly string[], lines: Float64Array, sellsManyKinds = false): void {
+    let total = 0;
+    for (const n of lines) total += n;
     for (const feature of features) {
       if (!isKept(feature)) continue;
+      if (sellsManyKinds && isIdentity(feature)) this.manyKindsLines.set(feature, (this.manyKindsLines.get(feature) ?? 0) + total);
       this.count(feature, lines);
       // A word's lines in a band are also its lines in that band's direction (`w:word@-` of `w:word@-2`).
       const band = feature.indexOf("@");
@@ -137,6 +151,7 @@ export class Histories {
       account: this.narrowest(chosen.f, `@@${account}`, k),
       direction: this.narrowest(chosen.f, `@${signBand[0]}`, k),
       name,
+      ofManyKinds: 2 * (this.manyKindsLines.get(chosen.f) ?? 0) > chosen.merchant.lines,
     };
   }
 

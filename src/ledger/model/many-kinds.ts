@@ -1,15 +1,17 @@
 /**
- * Stores that sell many kinds of things: the national chains where a small business buys
- * stock, materials or office supplies and its owner does the household's shopping, on the
- * same card, at the same prices (general merchandise, warehouse clubs, marketplaces, home
- * improvement, grocers, pharmacies). What a bookkeeper knows before any label: their first
- * few labels agreeing tell little of the next line (two office-supply trips to Walmart, then
- * the owner's groceries), so the model holds their lines below the band until the tenant's
- * own labels of the store are many (held-below.ts, "sells-many-kinds"). A rule decides them at once.
+ * Stores that sell many kinds of things: where a small business buys stock, materials or
+ * office supplies and its owner does the household's shopping, on the same card, at the
+ * same prices. What a bookkeeper knows before any label: their first few labels agreeing
+ * tell little of the next line (two office-supply trips to Walmart, then the owner's
+ * groceries), so the model holds their lines below the band until the tenant's own labels
+ * of the store are many (held-below.ts, "sells-many-kinds"). A rule decides them at once.
  *
- * Product knowledge, not the tenant's data: it names chains, never a tenant's merchant, and
- * a store it does not name (a town's hardware store) is judged by its own history alone
- * (docs/decisions.md, "The classifier").
+ * Two kinds of name say so: the national chains (general merchandise, warehouse clubs,
+ * marketplaces, home improvement, grocers, pharmacies), and the words a store's own name
+ * uses to say what it is (`PEREZ HARDWARE`, `COASTAL RIVER GENERAL STORE`, `MEMPHIS FARM &
+ * HOME`, `NGUYEN FAMILY MARKET`). Product knowledge, not the tenant's data: a town's store
+ * whose name says nothing of its kind (`THE MILL`, `OKAFOR & SONS`) is judged by its own
+ * history alone (docs/decisions.md, "The classifier").
  */
 
 /**
@@ -28,9 +30,24 @@ const CHAINS = [
   "best buy", "ikea",
 ];
 
-const PATTERN = new RegExp(` (?:${CHAINS.join("|")}) `);
+/**
+ * The words a store's name uses for a kind of store that sells many kinds of things, as
+ * patterns over the canonical text. A market that is a street (`MARKET ST`) or an account
+ * (`MONEY MARKET`) is not a store. A supplier that names itself so (`MILLER HARDWARE &
+ * SUPPLY` selling only materials) waits for its dozen labels, or a rule: the safe way round.
+ */
+const KINDS = [
+  "hardware", "hdwe",
+  "general store", "gen store", "general merchandise", "mercantile", "variety store", "dollar store",
+  "farm home", "farm and home", "farm ranch", "farm supply", "feed seed",
+  "(?<!money )market(?! st | street | pl )", "mkt", "supermarket", "grocery", "groceries", "grocer",
+  "pharmacy", "drug store", "drugstore", "drugs",
+  "department store", "dept store",
+];
 
-/** Whether a line's text (its description or the aggregator's merchant name, as the model keeps them) names one of the chains. */
+const PATTERN = new RegExp(` (?:${[...CHAINS, ...KINDS].join("|")}) `);
+
+/** Whether a line's text (its description or the aggregator's merchant name, as the model keeps them) names a chain or a kind of store that sells many kinds of things. */
 export function sellsManyKinds(description: string, merchantName: string): boolean {
   return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `));
 }

@@ -420,9 +420,16 @@ describe("LocalModel", () => {
     const few = LocalModel.train(taught([...history, ...trips(3)]));
     expect(probe(few)).toMatchObject({ category: "Office supplies", heldBelow: "sells-many-kinds" });
     expect(probe(few).confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
-    // A shop no list names, taught as often, is judged by its own history.
-    const local = LocalModel.train(taught([...history, ...trips(3).map((t) => ({ ...t, line: { ...t.line, description: t.line.description.replace("WAL-MART", "MILLER SUPPLY") } }))]));
-    expect(local.predict(facts("MILLER SUPPLY #1002 OAKLAND CA", -3_400))!.heldBelow).toBeUndefined();
+    // A town's own store whose name says what kind of store it is, as a chain is.
+    const named = (name: string) => LocalModel.train(taught([...history, ...trips(3).map((t) => ({ ...t, line: { ...t.line, description: t.line.description.replace("WAL-MART", name) } }))]));
+    expect(named("MILLERS HARDWARE").predict(facts("MILLERS HARDWARE #1002 OAKLAND CA", -3_400))!.heldBelow).toBe("sells-many-kinds");
+    expect(named("OKAFOR FAMILY MKT").predict(facts("OKAFOR FAMILY MKT #1002 OAKLAND CA", -3_400))!.heldBelow).toBe("sells-many-kinds");
+    // A shop whose name says nothing of its kind, taught as often, is judged by its own history.
+    expect(named("MILLER & SONS").predict(facts("MILLER & SONS #1002 OAKLAND CA", -3_400))!.heldBelow).toBeUndefined();
+    // A line cut at the bank's width before the chain's name is read as the merchant its
+    // start completes, whose examples named the chain: held as they are.
+    const cutModel = LocalModel.train(taught([...history, ...trips(3).map((t, i) => ({ ...t, line: { ...t.line, description: `POS Withdrawal TRADER JOE S #441 ${["BOULDER CO", "OAKLAND CA", "DENVER CO"][i]}` } }))]));
+    expect(cutModel.predict(facts("POS Withdrawal TRA", -3_400))).toMatchObject({ category: "Office supplies", heldBelow: "sells-many-kinds" });
     // Twelve agreeing labels outweigh what the chain is known to be.
     const many = LocalModel.train(taught([...history, ...trips(12)]));
     expect(probe(many).heldBelow).toBeUndefined();
