@@ -377,7 +377,9 @@ const AMBIGUOUS: { name: string; card: string; enriched: string; categories: str
 /**
  * Stores of the business's own town that serve it and its owner alike, as `AMBIGUOUS`'s
  * chains do, their names drawn afresh for each business: what a model knows of chains says
- * nothing of these.
+ * nothing of these. Most say what kind of store they are (a hardware store, a general
+ * store, a farm-and-home store, a market); the last says nothing of it (`OKAFOR & SONS`,
+ * `BLUE OAK TRADING CO`), so only its own labels can tell a model it splits.
  */
 const LOCAL_AMBIGUOUS: ((r: Rand, city: string) => { name: string; card: string; categories: string[] })[] = [
   (r) => {
@@ -392,6 +394,14 @@ const LOCAL_AMBIGUOUS: ((r: Rand, city: string) => { name: string; card: string;
   (r) => {
     const surname = r.pick(SURNAMES);
     return { name: `${surname} Market`, card: r.pick([`${surname}S MARKET`, `${surname} FAMILY MARKET`, `${surname} FAMILY MKT`]), categories: ["Meals", "Owner draw"] };
+  },
+  (r) => {
+    if (r.chance(0.5)) {
+      const surname = r.pick(SURNAMES);
+      return { name: `${surname} & Sons`, card: r.pick([`${surname} & SONS`, `${surname} AND SONS`, `${surname} BROS`]), categories: ["Materials", "Owner draw"] };
+    }
+    const words = `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
+    return { name: `${words} Co`, card: r.pick([`${words} CO`, `${words} TRADING CO`]), categories: ["Office supplies", "Owner draw"] };
   },
 ];
 
