@@ -426,8 +426,8 @@ describe("LocalModel", () => {
     expect(named("OKAFOR FAMILY MKT").predict(facts("OKAFOR FAMILY MKT #1002 OAKLAND CA", -3_400))!.heldBelow).toBe("sells-many-kinds");
     // A shop whose name says nothing of its kind, taught as often, is judged by its own history.
     expect(named("MILLER & SONS").predict(facts("MILLER & SONS #1002 OAKLAND CA", -3_400))!.heldBelow).toBeUndefined();
-    // A line cut at the bank's width before the chain's name is read as the merchant its
-    // start completes, whose examples named the chain: held as they are.
+    // A line cut at the bank's width before the chain's name (`TRA`) is read by the words
+    // its merchant's examples share with it, and those examples named the chain: held as they are.
     const cutModel = LocalModel.train(taught([...history, ...trips(3).map((t, i) => ({ ...t, line: { ...t.line, description: `POS Withdrawal TRADER JOE S #441 ${["BOULDER CO", "OAKLAND CA", "DENVER CO"][i]}` } }))]));
     expect(cutModel.predict(facts("POS Withdrawal TRA", -3_400))).toMatchObject({ category: "Office supplies", heldBelow: "sells-many-kinds" });
     // Twelve agreeing labels outweigh what the chain is known to be.
