@@ -47,43 +47,7 @@ const KINDS = [
 
 const PATTERN = new RegExp(` (?:${[...CHAINS, ...KINDS].join("|")}) `);
 
-/** Letters a word cut at a bank's width must keep to be read as the beginning of a chain's or a kind's (`TRA`, `GENER`). */
-const CUT_LETTERS = 3;
-
-const PLAIN_NAMES = [...CHAINS, ...KINDS.filter((kind) => /^[a-z ]+$/.test(kind)), "market"];
-const NAME_WORDS = new Set(PLAIN_NAMES.flatMap((name) => name.split(" ")));
-
-/**
- * Each way a chain's or a kind's name may end a line cut at a bank's width inside one of
- * its words, with `CUT_LETTERS` letters or more of that word: `tra` and `trader j` of
- * `trader joe`, `gener` and `general st` of `general store`. Not a cut between its words,
- * nor one that leaves a whole word of some name (`farm` of `farm home`, `home` of
- * `homedepot`): `STATE FARM` ends so as often.
- */
-const CUT = new Set(
-  PLAIN_NAMES.flatMap((name) => {
-    const beginnings: string[] = [];
-    for (let n = 1; n < name.length; n++) {
-      const wordStart = name.lastIndexOf(" ", n - 1) + 1;
-      const midWord = name[n] !== " " && name[n - 1] !== " ";
-      if (midWord && n - wordStart >= CUT_LETTERS && !NAME_WORDS.has(name.slice(wordStart, n))) beginnings.push(name.slice(0, n));
-    }
-    return beginnings;
-  }),
-);
-
-/** Whether a description ends in a chain's or a kind's name cut inside one of its words (`CUT`). */
-function endsCutInOne(description: string): boolean {
-  const words = description.split(" ");
-  for (let n = 1; n <= Math.min(3, words.length); n++) if (CUT.has(words.slice(-n).join(" "))) return true;
-  return false;
-}
-
-/**
- * Whether a line's text (its description or the aggregator's merchant name, as the model
- * keeps them) names a chain or a kind of store that sells many kinds of things, or its
- * description ends in one's name cut at the bank's width (`Withdrawal POS #... TRA`).
- */
+/** Whether a line's text (its description or the aggregator's merchant name, as the model keeps them) names a chain or a kind of store that sells many kinds of things. */
 export function sellsManyKinds(description: string, merchantName: string): boolean {
-  return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `)) || endsCutInOne(description);
+  return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `));
 }
