@@ -68,6 +68,9 @@ describe("the merchant's history", () => {
     expect(read(pirate[0]!, "Packaging")).toBeNull();
     // The merchants the examples show still have theirs.
     expect(read(uline[0]![0], "Packaging")!.merchant.agree).toBe(5);
+    // Paid the same sum every month, a new merchant prints one line key of many lines: its name is on two lines.
+    const monthly = Array.from({ length: 6 }, () => key("PIRATE SHIP PIRATESHIP.COM WA", -1_800));
+    expect(learn([...others, ...uber, ...uline], monthly).read(monthly[0]!, "Packaging")).toBeNull();
   });
 
   it("knows a word cut short or glued to the next field as the word an example has", () => {

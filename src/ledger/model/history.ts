@@ -157,8 +157,9 @@ export class Histories {
 
   /**
    * The line's most distinctive word of letters in its description (the aggregator's name
-   * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two line
-   * keys or more (a word on one line is a one-off); null when it has none. A transfer's is
+   * may be one no bank prints), among those of `NAME_LETTERS` letters or more on two lines
+   * or more (two line keys, or this key of two lines: a word on one line is a one-off); null
+   * when it has none. A transfer's is
    * the other account's last four (`#7636`, features.ts `transferAccounts`), on however few
    * lines: an account no example shows is a party no example shows.
    */
@@ -168,9 +169,12 @@ export class Histories {
     // Of two accounts, the business's own is on every transfer it makes: the rarer is the party's.
     for (const account of transferAccounts(description)) if (name === null || idf(`w:${account}`) > idf(`w:${name}`)) name = account;
     if (name !== null) return name;
+    // A word on one line key is on two lines where that key is: a merchant paid the same sum every month prints one key.
+    const onOneLine = (corpus.lines.get(key) ?? 0) < 2;
     for (const word of new Set(description.split(" "))) {
       const f = `w:${word}`;
-      if (!isNameWord(word) || (corpus.frequencies.get(f) ?? 0) < 2 || this.bankWords.has(word)) continue;
+      const keys = corpus.frequencies.get(f) ?? 0;
+      if (!isNameWord(word) || keys === 0 || (keys === 1 && onOneLine) || this.bankWords.has(word)) continue;
       if (name === null || idf(f) > idf(`w:${name}`)) name = word;
     }
     return name;
