@@ -92,9 +92,13 @@ const NOTHING_REACHED: Reached = { right: [], wrong: [] };
  */
 export const BAND_OPENS_AT = 20;
 
-/** Confidence may only rise with the regression's probability and the history's agreement, and only fall with novelty. */
-const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
-const FALLING = [INPUT.novelty];
+/**
+ * Confidence may only rise with the regression's probability and the history's agreement,
+ * and only fall with novelty and with a line's being held below the band: a held line is
+ * never surer than an open one that measured the same.
+ */
+export const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
+export const FALLING = [INPUT.novelty, INPUT.held];
 /** The history's inputs, whose weights the ridge holds hardest. */
 const HISTORY_INPUTS: readonly number[] = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
 /**
@@ -122,7 +126,7 @@ const PRIOR_LINES = 10;
  */
 const FEW_HELD_OUT = 50;
 /** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
-const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}`;
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held lines' own constant`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */

@@ -24,8 +24,8 @@ import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
 /** The calibration's inputs, by position. */
-export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, constant: 6 } as const;
-export const INPUTS = 7;
+export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, held: 6, constant: 7 } as const;
+export const INPUTS = 8;
 
 /** The regression hesitates when its second category is at least this share as probable as its first. */
 const HESITATION = 0.5;
@@ -138,6 +138,8 @@ export class Fit {
     inputs[INPUT.constant] = 1;
     const heldBelow = heldBelowBy(key, history);
     const ceiling = heldBelow ? HELD_CEILING : 1;
+    // Lines held below the band (checks, split merchants) are wrong more often than their other inputs tell: a constant of their own keeps them from pulling every other line's down.
+    if (heldBelow && heldBelow !== "new-direction") inputs[INPUT.held] = 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
     if (!history) return { best, inputs, prior: 0.5, history: null, ceiling, heldBelow };
     inputs[INPUT.merchant] = logOdds(history.merchant);

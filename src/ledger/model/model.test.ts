@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
-import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, LocalModel, type Example, type KeptCalibration } from "./classifier";
+import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, RISING, type Example, type KeptCalibration } from "./classifier";
 import { Evidence, type Corpus } from "./evidence";
 import { INPUT } from "./fit";
 import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
@@ -118,6 +118,25 @@ describe("calibration", () => {
     expect(calibrate(fit, [logit(0.3), 1])).toBeCloseTo(0.3, 1);
     expect(calibrate(fit, [logit(0.9), 1])).toBeCloseTo(0.95, 1);
     expect(calibrate(fit, [logit(0.99), 1])).toBeGreaterThan(calibrate(fit, [logit(0.9), 1]));
+  });
+
+  it("gives the lines held below the band a constant of their own, so they pull no other line's confidence down", () => {
+    // Lines that measured alike, open or held (a split merchant's, a check's): the held ones come out right far less often.
+    const measured = (held: number) => [logit(0.95), 2, 2, 2, 1, 0, held, 1];
+    const heldOut = (held: number, n: number, rightShare: number) => Array.from({ length: n }, (_, i) => ({ inputs: measured(held), correct: i < n * rightShare }));
+    const fit = (pairs: { inputs: number[]; correct: boolean }[]) => {
+      const { ridges, priorLines } = calibrationHolds(pairs.length);
+      return fitCalibration(pairs, RISING, FALLING, ridges, priorLines);
+    };
+    const apart = fit([...heldOut(0, 300, 0.98), ...heldOut(1, 300, 0.6)]);
+    expect(calibrate(apart, measured(0))).toBeCloseTo(0.98, 1);
+    expect(calibrate(apart, measured(1))).toBeCloseTo(0.6, 1);
+    // Read as one, the held lines drag the open ones down to what neither group is.
+    const pooled = fit([...heldOut(0, 300, 0.98), ...heldOut(0, 300, 0.6)]);
+    expect(calibrate(pooled, measured(0))).toBeLessThan(0.85);
+    // Held lines that came out better than the open ones are no surer for being held.
+    const better = fit([...heldOut(0, 300, 0.9), ...heldOut(1, 300, 0.99)]);
+    expect(calibrate(better, measured(1))).toBeCloseTo(calibrate(better, measured(0)), 6);
   });
 
   it("holds the history's weights and the prior fully on a few held-out lines, and less in proportion beyond 50", () => {
