@@ -234,6 +234,18 @@ const eceB = worstOf(
   false,
 )!;
 console.log(`  ${verdict(worstEce.value < GOALS.calibration)} expected calibration error < ${GOALS.calibration} in every row of A and B: worst ${worstEce.value.toFixed(3)} (${worstEce.where}); in B ${eceB.value.toFixed(3)} (${eceB.where})`);
+/** Each confidence bin's lines: the mean confidence given, then the share right, and how many lines: where the calibration errs, and which way. */
+function reliability(predictions: readonly { confidence: number; correct: boolean }[]): string {
+  const bins: string[] = [];
+  for (let bin = 0; bin < 10; bin++) {
+    const inBin = predictions.filter((p) => Math.min(9, Math.floor(p.confidence * 10)) === bin);
+    if (inBin.length === 0) continue;
+    const confidence = inBin.reduce((sum, p) => sum + p.confidence, 0) / inBin.length;
+    bins.push(`${confidence.toFixed(2)}->${(inBin.filter((p) => p.correct).length / inBin.length).toFixed(2)} (${num(inBin.length)})`);
+  }
+  return bins.join(", ");
+}
+for (const labels of HELD_OUT_LABELS) console.log(`  (reported, no goal) reliability, B pooled at ${num(labels)} labels, confidence given -> share right (lines): ${reliability(get("B", "all", labels).predictions)}`);
 const worstInseparable = worstOf(
   everyRow.map(({ part, style, labels }) => {
     const t = get(part, style, labels);
