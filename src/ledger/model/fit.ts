@@ -16,6 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts } from "./features";
+import { bankWidths, cutAt, type Widths } from "./bank-width";
 import { sellsManyKinds } from "./many-kinds";
 import { HELD_CEILING, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
@@ -60,6 +61,8 @@ export class Fit {
     private readonly regression: SoftmaxRegression,
     private readonly histories: Histories,
     private readonly corpus: Corpus,
+    /** Where each account's bank cuts its lines' text (bank-width.ts). */
+    private readonly widths: Widths,
   ) {}
 
   /** What `measure` found per key against the corpus of `measuredAt`: lines of the same key are measured once. */
@@ -73,7 +76,7 @@ export class Fit {
    * 1,000 keys read, and as the word reading and the regression's fit do). Null when the
    * examples name fewer than two categories: nothing to choose.
    */
-  static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>): Generator<void, Fit | null> {
+  static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>, widths: Widths = bankWidths(corpus)): Generator<void, Fit | null> {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
     const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
     if (categories.length < 2) return null;
@@ -91,12 +94,12 @@ export class Fit {
       }
       const features = featuresOfKey(key);
       const { description, name } = keyParts(key);
-      histories.add(features, counts, sellsManyKinds(description, name));
+      histories.add(features, counts, sellsManyKinds(description, name, cutAt(key, widths)));
       const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }
     const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);
-    return new Fit(categories, vocabulary, regression, histories, corpus);
+    return new Fit(categories, vocabulary, regression, histories, corpus, widths);
   }
 
   /** Whether a line of a key may name the merchant of one of `keys` (history.ts, `namesAny`), read against `corpus`. */
@@ -136,7 +139,7 @@ export class Fit {
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
-    const heldBelow = heldBelowBy(key, history);
+    const heldBelow = heldBelowBy(key, history, cutAt(key, this.widths));
     const ceiling = heldBelow ? HELD_CEILING : 1;
     // Lines held below the band (checks, split merchants) are wrong more often than their other inputs tell: a constant of their own keeps them from pulling every other line's down.
     if (heldBelow && heldBelow !== "new-direction") inputs[INPUT.held] = 1;

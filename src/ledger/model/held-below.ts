@@ -85,13 +85,14 @@ const MANY_KINDS_DOUBT = 2;
  *   (many-kinds.ts: a chain such as Walmart, Costco, Amazon's marketplace or Home Depot, or a
  *   store whose name says its kind, `PEREZ HARDWARE`), or its merchant's examples mostly do
  *   (a line cut before the name), and its labels are not yet enough to say which this line
- *   is (`MANY_KINDS_DOUBT`), or no label shows the store.
+ *   is (`MANY_KINDS_DOUBT`), or no label shows the store. `cut`: the line was cut at its
+ *   bank's width (bank-width.ts), so it may end in the beginning of such a store's name.
  */
-export function heldBelowBy(key: string, history: MerchantHistory | null): HeldBelow | null {
+export function heldBelowBy(key: string, history: MerchantHistory | null, cut = false): HeldBelow | null {
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
   if (history && splitForTheLine(history)) return "split-history";
-  if ((sellsManyKinds(description, name) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
+  if ((sellsManyKinds(description, name, cut) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
   return null;
 }

@@ -10,6 +10,7 @@
  * out a small share, and three measure a fit as well as five, at three fifths of the work).
  */
 import { bump, byText, KEY_WORK, type Corpus, type Examples } from "./evidence";
+import { bankWidths } from "./bank-width";
 import { bankWordsInSteps } from "./bank-words";
 import { Fit } from "./fit";
 import type { Pair } from "./calibration";
@@ -58,6 +59,7 @@ export function* heldOutPairs(examples: Examples, corpus: Corpus): Generator<voi
   }
   // The bank's words are the tenant's lines', whichever examples a fold holds out: read once.
   const bankWords = yield* bankWordsInSteps(examples, corpus);
+  const widths = bankWidths(corpus);
   const pairs: Pair[] = [];
   for (let fold = 0; fold < folds; fold++) {
     const out = heldOut.filter((e) => e.fold === fold);
@@ -70,7 +72,7 @@ export function* heldOutPairs(examples: Examples, corpus: Corpus): Generator<voi
       if (perCategory.size === 0) rest.delete(key);
     }
     yield;
-    const fit = yield* Fit.inSteps(rest, corpus, bankWords);
+    const fit = yield* Fit.inSteps(rest, corpus, bankWords, widths);
     if (!fit) continue;
     for (const { key, category } of out) {
       if ((work += KEY_WORK) >= STEP_WORK) {

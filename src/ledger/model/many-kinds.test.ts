@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalText } from "./features";
 import { sellsManyKinds } from "./many-kinds";
 
-const names = (text: string, merchantName = "") => sellsManyKinds(canonicalText(text), merchantName === "" ? "" : canonicalText(merchantName));
+const names = (text: string, merchantName = "", cut = false) => sellsManyKinds(canonicalText(text), merchantName === "" ? "" : canonicalText(merchantName), cut);
 
 describe("stores that sell many kinds of things", () => {
   it("are named however a bank prints them", () => {
@@ -55,5 +55,24 @@ describe("stores that sell many kinds of things", () => {
       "Zelle payment to SMITH MARK",
     ])
       expect(names(text), text).toBe(false);
+  });
+
+  it("are the beginning of such a name that ends a line cut at its bank's width, and not a word that ends a whole line", () => {
+    for (const text of [
+      "POS Withdrawal SCOTT FAMILY MARK",
+      "Withdrawal POS #372993959755 TRA",
+      "POS DEBIT-DC 1006 RED DOOR GENER",
+      "POS DEBIT-DC 4723 MURPHY HARDWAR",
+      "Withdrawal POS #833753790836 COS",
+      "POS DEBIT-DC 4821 THE HOME D",
+      "Withdrawal POS #372993959755 TRADER J",
+    ]) {
+      expect(names(text, "", true), text).toBe(true);
+      // Not cut, the same end is a word of its own.
+      expect(names(text), text).toBe(false);
+    }
+    // A whole word that ends a cut line is read as itself, and a word a name begins with only where it is cut inside.
+    for (const text of ["POS Withdrawal 4821 SMITH MARKUS", "POS DEBIT-DC 1006 OKAFOR & SONS", "ACH DEBIT GENERAL MILLS PAYMNT", "POS DEBIT-DC 4821 BLUE BOTTLE CO"])
+      expect(names(text, "", true), text).toBe(false);
   });
 });

@@ -47,7 +47,42 @@ const KINDS = [
 
 const PATTERN = new RegExp(` (?:${[...CHAINS, ...KINDS].join("|")}) `);
 
-/** Whether a line's text (its description or the aggregator's merchant name, as the model keeps them) names a chain or a kind of store that sells many kinds of things. */
-export function sellsManyKinds(description: string, merchantName: string): boolean {
-  return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `));
+/**
+ * The beginnings of the chains' and kinds' names that end inside a word, as a line cut at
+ * its bank's width ends (`trader jo`, `tra`, `family mark` of `family market`, `gener` of
+ * `general store`): the cut word of three letters or more, or of one where a whole word of
+ * the name is before it (`home d`, `trader j`). Whole words are `PATTERN`'s.
+ */
+const BEGINNINGS: ReadonlySet<string> = (() => {
+  const beginnings = new Set<string>();
+  const names = [...CHAINS, ...KINDS.map((kind) => kind.replace(/\(\?<?[=!][^)]*\)/g, ""))];
+  for (const name of names) {
+    for (let end = 1; end < name.length; end++) {
+      if (!/[a-z]/.test(name[end - 1]!) || !/[a-z]/.test(name[end]!)) continue;
+      const begun = name.slice(0, end);
+      const cutWord = begun.length - begun.lastIndexOf(" ") - 1;
+      if (cutWord >= 3 || (begun.includes(" ") && cutWord >= 1)) beginnings.add(begun);
+    }
+  }
+  return beginnings;
+})();
+
+/** Whether a description ends in the beginning of a chain's or a kind's name, cut inside its word (`BEGINNINGS`). */
+function endsInABeginning(description: string): boolean {
+  for (let at = description.length; at > 0; ) {
+    at = description.lastIndexOf(" ", at - 1);
+    if (BEGINNINGS.has(description.slice(at + 1))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a line's text (its description or the aggregator's merchant name, as the model
+ * keeps them) names a chain or a kind of store that sells many kinds of things; or, where
+ * the description was cut at its bank's width (`cut`, bank-width.ts), ends in the beginning
+ * of such a name (`POS Withdrawal SCOTT FAMILY MARK`). A line that ends so short of the
+ * width ends in a word of its own (`Zelle payment to SMITH MARK`).
+ */
+export function sellsManyKinds(description: string, merchantName: string, cut = false): boolean {
+  return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `)) || (cut && endsInABeginning(description));
 }

@@ -459,6 +459,22 @@ describe("LocalModel", () => {
     expect(probe(byCard, "card").heldBelow).toBeUndefined();
   });
 
+  it("holds a store whose every line its bank cut inside the name below the band, where the account's lines show the bank's width", () => {
+    // A credit union's checking account: every line cut at 32 characters.
+    const cut = (text: string) => text.slice(0, 32);
+    const suppliers = ["ALDER", "BIRCH", "CEDAR", "DOGWOOD", "ELM", "FIR", "GINKGO", "HAZEL", "IVY", "JUNIPER", "KAPOK", "LARCH", "MAPLE", "NUTMEG", "OAK", "PINE", "QUINCE", "ROWAN", "SPRUCE", "TEAK"];
+    const categories = ["Materials", "Packaging", "Software", "Fuel"];
+    // Each at three sizes: sixty line keys, every one cut at the width.
+    const feed = book(suppliers.map((name, m) => ({ text: () => cut(`POS Withdrawal ${name} TRADING COMPANY OAKLAND CA`), category: categories[m % 4]!, cents: (i: number) => -(650 * 10 ** (i % 3)) })), 6);
+    const market = Array.from({ length: 4 }, (_, i) => ({ line: facts(cut("POS Withdrawal SCOTT FAMILY MARKET SAN DIEGO CA"), -(2_500 + 900 * i)), category: "Meals" }));
+    const zelle = Array.from({ length: 4 }, (_, i) => ({ line: facts("Zelle payment to SMITH MARK", -(20_000 + 9_000 * i)), category: "Contractors" }));
+    const model = LocalModel.train(taught([...feed, ...market, ...zelle]));
+    // Four labels of the market agree; nothing the bank printed names it a market but the cut word, at the width.
+    expect(model.predict(facts(cut("POS Withdrawal SCOTT FAMILY MARKET"), -3_100))).toMatchObject({ category: "Meals", heldBelow: "sells-many-kinds" });
+    // A line that ends short of the width ends in a word of its own.
+    expect(model.predict(facts("Zelle payment to SMITH MARK", -30_000))!.heldBelow).toBeUndefined();
+  });
+
   it("keeps a check printed as its number alone below the band, however many agreed", () => {
     const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.
