@@ -17,7 +17,7 @@
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts } from "./features";
 import { bankWidths, cutAt, type Widths } from "./bank-width";
-import { sellsManyKinds } from "./many-kinds";
+import { sellsManyKinds, type Reading } from "./many-kinds";
 import { HELD_CEILING, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
@@ -94,7 +94,7 @@ export class Fit {
       }
       const features = featuresOfKey(key);
       const { description, name } = keyParts(key);
-      histories.add(features, counts, sellsManyKinds(description, name, cutAt(key, widths)));
+      histories.add(features, counts, sellsManyKinds(description, name, readingOf(key, corpus, widths)));
       const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }
@@ -139,7 +139,7 @@ export class Fit {
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
-    const heldBelow = heldBelowBy(key, history, cutAt(key, this.widths));
+    const heldBelow = heldBelowBy(key, history, readingOf(key, corpus, this.widths));
     const ceiling = heldBelow ? HELD_CEILING : 1;
     // Lines held below the band (checks, split merchants) are wrong more often than their other inputs tell: a constant of their own keeps them from pulling every other line's down.
     if (heldBelow && heldBelow !== "new-direction") inputs[INPUT.held] = 1;
@@ -151,6 +151,11 @@ export class Fit {
     inputs[INPUT.known] = 1;
     return { best, inputs, prior: historyPrior(history), history, ceiling, heldBelow };
   }
+}
+
+/** How a key's description is read beyond its words (many-kinds.ts): cut at its account's bank's width, glued to words of the tenant's lines (on two line keys or more). */
+function readingOf(key: string, corpus: Corpus, widths: Widths): Reading {
+  return { cut: cutAt(key, widths), isWord: (word) => (corpus.frequencies.get(`w:${word}`) ?? 0) >= 2 };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { atMost, CHANCE } from "./chance";
 import { keyParts, namesNobody, transferAccounts } from "./features";
 import type { MerchantHistory, Tally } from "./history";
-import { sellsManyKinds } from "./many-kinds";
+import { sellsManyKinds, type Reading } from "./many-kinds";
 
 /**
  * The most a line held below the band may be (`heldBelowBy`): below the default duh band
@@ -85,14 +85,14 @@ const MANY_KINDS_DOUBT = 2;
  *   (many-kinds.ts: a chain such as Walmart, Costco, Amazon's marketplace or Home Depot, or a
  *   store whose name says its kind, `PEREZ HARDWARE`), or its merchant's examples mostly do
  *   (a line cut before the name), and its labels are not yet enough to say which this line
- *   is (`MANY_KINDS_DOUBT`), or no label shows the store. `cut`: the line was cut at its
- *   bank's width (bank-width.ts), so it may end in the beginning of such a store's name.
+ *   is (`MANY_KINDS_DOUBT`), or no label shows the store. `reading`: whether the line was
+ *   cut at its bank's width, and the tenant's words, which may be glued to such a name.
  */
-export function heldBelowBy(key: string, history: MerchantHistory | null, cut = false): HeldBelow | null {
+export function heldBelowBy(key: string, history: MerchantHistory | null, reading: Reading = {}): HeldBelow | null {
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
   if (history && splitForTheLine(history)) return "split-history";
-  if ((sellsManyKinds(description, name, cut) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
+  if ((sellsManyKinds(description, name, reading) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
   return null;
 }

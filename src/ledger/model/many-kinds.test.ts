@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalText } from "./features";
-import { sellsManyKinds } from "./many-kinds";
+import { sellsManyKinds, type Reading } from "./many-kinds";
 
-const names = (text: string, merchantName = "", cut = false) => sellsManyKinds(canonicalText(text), merchantName === "" ? "" : canonicalText(merchantName), cut);
+const names = (text: string, merchantName = "", reading: Reading = {}) => sellsManyKinds(canonicalText(text), merchantName === "" ? "" : canonicalText(merchantName), reading);
 
 describe("stores that sell many kinds of things", () => {
   it("are named however a bank prints them", () => {
@@ -67,12 +67,22 @@ describe("stores that sell many kinds of things", () => {
       "POS DEBIT-DC 4821 THE HOME D",
       "Withdrawal POS #372993959755 TRADER J",
     ]) {
-      expect(names(text, "", true), text).toBe(true);
+      expect(names(text, "", { cut: true }), text).toBe(true);
       // Not cut, the same end is a word of its own.
       expect(names(text), text).toBe(false);
     }
     // A whole word that ends a cut line is read as itself, and a word a name begins with only where it is cut inside.
     for (const text of ["POS Withdrawal 4821 SMITH MARKUS", "POS DEBIT-DC 1006 OKAFOR & SONS", "ACH DEBIT GENERAL MILLS PAYMNT", "POS DEBIT-DC 4821 BLUE BOTTLE CO"])
-      expect(names(text, "", true), text).toBe(false);
+      expect(names(text, "", { cut: true }), text).toBe(false);
+  });
+
+  it("are such a name glued to a word of the tenant's lines, and not a word English makes of it", () => {
+    // The tenant's lines print the city's words apart elsewhere.
+    const reading = { isWord: (word: string) => ["san", "diego", "oakland", "watch"].includes(word) };
+    for (const text of ["SCOTT FAMILY MARKETSAN DIEGO CA", "PEREZ HARDWAREOAKLAND CA", "THE HOME DEPOTOAKLAND CA"]) {
+      expect(names(text, "", reading), text).toBe(true);
+      expect(names(text), text).toBe(false);
+    }
+    for (const text of ["ACME MARKETING GROUP", "FACEBK MARKETPLACES", "MARKETSUMO SOFTWARE", "TARGETED ADS INC"]) expect(names(text, "", reading), text).toBe(false);
   });
 });

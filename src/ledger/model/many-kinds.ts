@@ -53,10 +53,12 @@ const PATTERN = new RegExp(` (?:${[...CHAINS, ...KINDS].join("|")}) `);
  * `general store`): the cut word of three letters or more, or of one where a whole word of
  * the name is before it (`home d`, `trader j`). Whole words are `PATTERN`'s.
  */
+/** The chains' and kinds' names as plain text (the kinds' patterns without their lookarounds). */
+const NAMES = [...CHAINS, ...KINDS.map((kind) => kind.replace(/\(\?<?[=!][^)]*\)/g, ""))];
+
 const BEGINNINGS: ReadonlySet<string> = (() => {
   const beginnings = new Set<string>();
-  const names = [...CHAINS, ...KINDS.map((kind) => kind.replace(/\(\?<?[=!][^)]*\)/g, ""))];
-  for (const name of names) {
+  for (const name of NAMES) {
     for (let end = 1; end < name.length; end++) {
       if (!/[a-z]/.test(name[end - 1]!) || !/[a-z]/.test(name[end]!)) continue;
       const begun = name.slice(0, end);
@@ -76,13 +78,31 @@ function endsInABeginning(description: string): boolean {
   return false;
 }
 
+/** A name's last word of four letters or more (the longest first) glued to more letters, as a network's fixed columns glue it to the next field (`MARKETSAN DIEGO CA`). */
+const GLUED = new RegExp(`(?<= |^)(${[...new Set(NAMES.map((name) => name.slice(name.lastIndexOf(" ") + 1)).filter((word) => word.length >= 4))].sort((a, b) => b.length - a.length).join("|")})([a-z]{2,})(?= |$)`, "g");
+/** What English adds to such a word to make another word (`MARKETING`, `MARKETPLACE`): never a field glued on. */
+const SUFFIXES = new Set(["s", "es", "ed", "er", "ers", "ing", "ings", "place", "places"]);
+
+/** The description with each name's last word glued to a word of the tenant's lines (`isWord`) read apart (`marketsan` as `market san`). */
+const unglued = (description: string, isWord: (word: string) => boolean) =>
+  description.replace(GLUED, (glued: string, last: string, rest: string) => (!SUFFIXES.has(rest) && isWord(rest) ? `${last} ${rest}` : glued));
+
+/** How a line's description is read beyond its words: whether it was cut at its bank's width (bank-width.ts), and which words are the tenant's lines'. */
+export interface Reading {
+  cut?: boolean;
+  isWord?: (word: string) => boolean;
+}
+
 /**
  * Whether a line's text (its description or the aggregator's merchant name, as the model
- * keeps them) names a chain or a kind of store that sells many kinds of things; or, where
- * the description was cut at its bank's width (`cut`, bank-width.ts), ends in the beginning
- * of such a name (`POS Withdrawal SCOTT FAMILY MARK`). A line that ends so short of the
- * width ends in a word of its own (`Zelle payment to SMITH MARK`).
+ * keeps them) names a chain or a kind of store that sells many kinds of things: where its
+ * description was cut at its bank's width (`cut`), ending in the beginning of such a name
+ * (`POS Withdrawal SCOTT FAMILY MARK`; a line that ends so short of the width ends in a
+ * word of its own, `Zelle payment to SMITH MARK`); and read with such a name's last word
+ * glued to a word of the tenant's lines (`isWord`: `SCOTT FAMILY MARKETSAN DIEGO CA`, a
+ * network's fixed columns).
  */
-export function sellsManyKinds(description: string, merchantName: string, cut = false): boolean {
-  return PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `)) || (cut && endsInABeginning(description));
+export function sellsManyKinds(description: string, merchantName: string, { cut = false, isWord }: Reading = {}): boolean {
+  if (PATTERN.test(` ${description} `) || (merchantName !== "" && PATTERN.test(` ${merchantName} `)) || (cut && endsInABeginning(description))) return true;
+  return isWord !== undefined && PATTERN.test(` ${unglued(description, isWord)} `);
 }

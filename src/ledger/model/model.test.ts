@@ -475,6 +475,16 @@ describe("LocalModel", () => {
     expect(model.predict(facts("Zelle payment to SMITH MARK", -30_000))!.heldBelow).toBeUndefined();
   });
 
+  it("holds a store whose name a network's columns glued to its city below the band, where the tenant's lines print the city apart", () => {
+    const city = book([{ text: (i: number) => `SAN DIEGO GAS ELEC ${400 + i} SAN DIEGO CA`, category: "Utilities", cents: (i: number) => -(1_500 * 10 ** (i % 3)) }], 8);
+    const market = Array.from({ length: 4 }, (_, i) => ({ line: facts(`PURCHASE SCOTT FAMILY MARKETSAN DIEGO CA ${i}`, -(2_500 + 900 * i)), category: "Meals" }));
+    const model = LocalModel.train(taught([...history, ...city, ...market]));
+    expect(model.predict(facts("PURCHASE SCOTT FAMILY MARKETSAN DIEGO CA 9", -3_100))).toMatchObject({ category: "Meals", heldBelow: "sells-many-kinds" });
+    // What English makes of the word is another business.
+    const agency = Array.from({ length: 4 }, (_, i) => ({ line: facts(`ACME MARKETING SAN DIEGO CA ${i}`, -(2_500 + 900 * i)), category: "Advertising" }));
+    expect(LocalModel.train(taught([...history, ...city, ...agency])).predict(facts("ACME MARKETING SAN DIEGO CA 9", -3_100))!.heldBelow).toBeUndefined();
+  });
+
   it("keeps a check printed as its number alone below the band, however many agreed", () => {
     const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.
