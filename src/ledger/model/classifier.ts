@@ -98,7 +98,7 @@ export const BAND_OPENS_AT = 20;
  * never surer than an open one that measured the same.
  */
 export const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
-export const FALLING = [INPUT.novelty, INPUT.held];
+export const FALLING = [INPUT.novelty, INPUT.held, INPUT.newDirection];
 /** The history's inputs, whose weights the ridge holds hardest. */
 const HISTORY_INPUTS: readonly number[] = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
 /**

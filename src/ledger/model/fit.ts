@@ -18,15 +18,15 @@ import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "
 import { featuresOfKey, keyParts } from "./features";
 import { bankWidths, cutAt, type Widths } from "./bank-width";
 import { sellsManyKinds, type Reading } from "./many-kinds";
-import { HELD_CEILING, heldBelowBy, type HeldBelow } from "./held-below";
+import { ceilingOf, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
 import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
 
 /** The calibration's inputs, by position. */
-export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, held: 6, constant: 7 } as const;
-export const INPUTS = 8;
+export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, held: 6, newDirection: 7, constant: 8 } as const;
+export const INPUTS = 9;
 
 /** The regression hesitates when its second category is at least this share as probable as its first. */
 const HESITATION = 0.5;
@@ -140,9 +140,10 @@ export class Fit {
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
     const heldBelow = heldBelowBy(key, history, readingOf(key, corpus, this.widths));
-    const ceiling = heldBelow ? HELD_CEILING : 1;
+    const ceiling = ceilingOf(heldBelow);
     // Lines held below the band (checks, split merchants) are wrong more often than their other inputs tell: a constant of their own keeps them from pulling every other line's down.
-    if (heldBelow && heldBelow !== "new-direction") inputs[INPUT.held] = 1;
+    if (heldBelow === "new-direction") inputs[INPUT.newDirection] = 1;
+    else if (heldBelow) inputs[INPUT.held] = 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
     if (!history) return { best, inputs, prior: 0.5, history: null, ceiling, heldBelow };
     inputs[INPUT.merchant] = logOdds(history.merchant);

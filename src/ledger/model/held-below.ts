@@ -2,7 +2,8 @@
  * Lines the model never decides however sure its calibration is (`heldBelowBy`): they wait
  * for a person or a rule, and the review page says why (docs/decisions.md, "The
  * classifier"). The fit (fit.ts) measures each line's history, and holds the line at
- * `HELD_CEILING` at most where this says so.
+ * `HELD_CEILING` at most where this says so (a line whose money goes a new way at
+ * `NEW_DIRECTION_CEILING`).
  */
 import { atMost, CHANCE } from "./chance";
 import { keyParts, namesNobody, transferAccounts } from "./features";
@@ -14,6 +15,19 @@ import { sellsManyKinds, type Reading } from "./many-kinds";
  * however sure the calibration is of its other words, whatever it says below that.
  */
 export const HELD_CEILING = 0.9;
+
+/**
+ * The most a line whose money goes a new way may be (`new-direction`): an even chance. The
+ * category it is given is one whose examples of its merchant all went the other way, and
+ * no example says where such money goes: a refund filed where the purchase was, or a
+ * customer who shares a supplier's name. On styles never trained on, at 1,000 labels, such
+ * lines at 0.8-0.9 were right none of 300 times (docs/model-evaluation.md, "Held lines read
+ * by a constant of their own").
+ */
+export const NEW_DIRECTION_CEILING = 0.5;
+
+/** The most a line held below the band for this reason may be. */
+export const ceilingOf = (held: HeldBelow | null) => (held === "new-direction" ? NEW_DIRECTION_CEILING : held ? HELD_CEILING : 1);
 
 /** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
 export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "sells-many-kinds";

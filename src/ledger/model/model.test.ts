@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
 import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, RISING, type Example, type KeptCalibration } from "./classifier";
 import { Evidence, type Corpus } from "./evidence";
-import { INPUT } from "./fit";
+import { INPUT, INPUTS } from "./fit";
 import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
 
@@ -122,7 +122,14 @@ describe("calibration", () => {
 
   it("gives the lines held below the band a constant of their own, so they pull no other line's confidence down", () => {
     // Lines that measured alike, open or held (a split merchant's, a check's): the held ones come out right far less often.
-    const measured = (held: number) => [logit(0.95), 2, 2, 2, 1, 0, held, 1];
+    const measured = (held: number) => {
+      const inputs = new Array<number>(INPUTS).fill(0);
+      inputs[INPUT.probability] = logit(0.95);
+      inputs[INPUT.merchant] = inputs[INPUT.band] = inputs[INPUT.account] = 2;
+      inputs[INPUT.known] = inputs[INPUT.constant] = 1;
+      inputs[INPUT.held] = held;
+      return inputs;
+    };
     const heldOut = (held: number, n: number, rightShare: number) => Array.from({ length: n }, (_, i) => ({ inputs: measured(held), correct: i < n * rightShare }));
     const fit = (pairs: { inputs: number[]; correct: boolean }[]) => {
       const { ridges, priorLines } = calibrationHolds(pairs.length);
@@ -525,6 +532,8 @@ describe("LocalModel", () => {
     const paying = paidOnly.predict(facts("ROBINSON HOLDING RENT 250399", 250_000))!;
     expect(paying.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
     expect(paying.heldBelow).toBe("new-direction");
+    // Rent is where the landlord's money went, never where money in went: an even chance at most.
+    expect(paying.confidence).toBeLessThanOrEqual(0.5);
     // Once the money in has its own examples, each direction is read by its own.
     const invoices = book([{ text: (i: number) => `ROBINSON HOLDING RENT ${250300 + i}`, category: "Sales", cents: () => 250_000 }], 40);
     const both = LocalModel.train(taught([...history, ...rent, ...invoices])).predict(facts("ROBINSON HOLDING RENT 250399", 250_000))!;
