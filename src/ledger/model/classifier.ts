@@ -18,8 +18,9 @@
  * A prediction is the regression's most probable category, with a confidence: the
  * calibration (calibration.ts) of what was measured of the line (the regression's
  * probability; the merchant's history overall, in the line's amount band and in its
- * account; whether there is a history; how much of the text no example has), fitted on
- * held-out folds of the tenant's own examples (held-out.ts). A merchant whose lines went to
+ * account; whether there is a history; how much of the text no example has; whether it
+ * is held below the band, and why), fitted on held-out folds of the tenant's own examples
+ * (held-out.ts). A merchant whose lines went to
  * different categories, and that nothing on the line separates, keeps a low confidence
  * however sure the regression is; a handful of labels, however consistent, earns no more
  * than the rule of succession allows until the held-out lines show more; a line that names
@@ -126,7 +127,7 @@ const PRIOR_LINES = 10;
  */
 const FEW_HELD_OUT = 50;
 /** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
-const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held lines' own constant`;
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held and new-direction lines' own constants`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */

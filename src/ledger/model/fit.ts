@@ -141,7 +141,8 @@ export class Fit {
     inputs[INPUT.constant] = 1;
     const heldBelow = heldBelowBy(key, history, readingOf(key, corpus, this.widths));
     const ceiling = ceilingOf(heldBelow);
-    // Lines held below the band (checks, split merchants) are wrong more often than their other inputs tell: a constant of their own keeps them from pulling every other line's down.
+    // Held lines (checks, split merchants) are wrong more often than their other inputs tell, and a new direction's for a reason of its own:
+    // a constant of their own each keeps them from pulling every other line's down.
     if (heldBelow === "new-direction") inputs[INPUT.newDirection] = 1;
     else if (heldBelow) inputs[INPUT.held] = 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.

@@ -47,15 +47,15 @@ const KINDS = [
 
 const PATTERN = new RegExp(` (?:${[...CHAINS, ...KINDS].join("|")}) `);
 
+/** The chains' and kinds' names as plain text (the kinds' patterns without their lookarounds). */
+const NAMES = [...CHAINS, ...KINDS.map((kind) => kind.replace(/\(\?<?[=!][^)]*\)/g, ""))];
+
 /**
  * The beginnings of the chains' and kinds' names that end inside a word, as a line cut at
  * its bank's width ends (`trader jo`, `tra`, `family mark` of `family market`, `gener` of
  * `general store`): the cut word of three letters or more, or of one where a whole word of
  * the name is before it (`home d`, `trader j`). Whole words are `PATTERN`'s.
  */
-/** The chains' and kinds' names as plain text (the kinds' patterns without their lookarounds). */
-const NAMES = [...CHAINS, ...KINDS.map((kind) => kind.replace(/\(\?<?[=!][^)]*\)/g, ""))];
-
 const BEGINNINGS: ReadonlySet<string> = (() => {
   const beginnings = new Set<string>();
   for (const name of NAMES) {
