@@ -15,6 +15,7 @@
  */
 import type { Corpus } from "./evidence";
 import { keyParts } from "./features";
+import { STEP_WORK } from "./linear";
 
 /** A line within this many characters of the width is cut there (the canonical text drops a `#`, folds spaces). */
 export const CUT_SLACK = 2;
@@ -29,10 +30,21 @@ const NARROWEST = 20;
 /** Each account's width, where its bank cuts its lines (accounts at other banks print theirs whole). */
 export type Widths = ReadonlyMap<string, number>;
 
-/** The width at which each account's bank cuts the descriptions of these lines, for the accounts whose bank does. */
-export function bankWidths(corpus: Corpus): Map<string, number> {
+/** A line key's length read, in the work units of `STEP_WORK`. */
+const KEY_LENGTH_WORK = 50;
+
+/**
+ * The width at which each account's bank cuts the descriptions of these lines, for the
+ * accounts whose bank does: yields every `STEP_WORK` of reading, as the fit does.
+ */
+export function* bankWidthsInSteps(corpus: Corpus): Generator<void, Map<string, number>> {
   const byAccount = new Map<string, Map<number, number>>();
+  let work = 0;
   for (const key of corpus.lines.keys()) {
+    if ((work += KEY_LENGTH_WORK) >= STEP_WORK) {
+      work = 0;
+      yield;
+    }
     const { description, account } = keyParts(key);
     let byLength = byAccount.get(account);
     if (!byLength) byAccount.set(account, (byLength = new Map()));

@@ -16,7 +16,7 @@
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts } from "./features";
-import { bankWidths, cutAt, type Widths } from "./bank-width";
+import { bankWidthsInSteps, cutAt, type Widths } from "./bank-width";
 import { sellsManyKinds, type Reading } from "./many-kinds";
 import { ceilingOf, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
@@ -71,17 +71,19 @@ export class Fit {
 
   /**
    * Fits examples, weighing features by their frequency among the corpus's line keys, with
-   * the bank's own words among those lines (bank-words.ts; read from them unless given:
-   * the calibration's folds share one reading); yields between parts of the work (every
+   * the bank's own words among those lines (bank-words.ts) and where each account's bank
+   * cuts them (bank-width.ts; each read from them unless given: the calibration's folds
+   * share one reading); yields between parts of the work (every
    * 1,000 keys read, and as the word reading and the regression's fit do). Null when the
    * examples name fewer than two categories: nothing to choose.
    */
-  static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>, widths: Widths = bankWidths(corpus)): Generator<void, Fit | null> {
+  static *inSteps(examples: Examples, corpus: Corpus, bankWords?: ReadonlySet<string>, given?: Widths): Generator<void, Fit | null> {
     const byKey = [...examples].sort((a, b) => byText(a[0], b[0]));
     const categories = [...new Set(byKey.flatMap(([, perCategory]) => [...perCategory.keys()]))].sort(byText);
     if (categories.length < 2) return null;
     const vocabulary = new Map<string, number>();
     const histories = new Histories(categories.length, bankWords ?? (yield* bankWordsInSteps(examples, corpus)));
+    const widths = given ?? (yield* bankWidthsInSteps(corpus));
     const rows: Row[] = [];
     const classOf = new Map(categories.map((c, i) => [c, i]));
     let work = 0;

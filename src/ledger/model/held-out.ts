@@ -10,7 +10,7 @@
  * out a small share, and three measure a fit as well as five, at three fifths of the work).
  */
 import { bump, byText, KEY_WORK, type Corpus, type Examples } from "./evidence";
-import { bankWidths } from "./bank-width";
+import { bankWidthsInSteps } from "./bank-width";
 import { bankWordsInSteps } from "./bank-words";
 import { Fit } from "./fit";
 import type { Pair } from "./calibration";
@@ -59,7 +59,7 @@ export function* heldOutPairs(examples: Examples, corpus: Corpus): Generator<voi
   }
   // The bank's words are the tenant's lines', whichever examples a fold holds out: read once.
   const bankWords = yield* bankWordsInSteps(examples, corpus);
-  const widths = bankWidths(corpus);
+  const widths = yield* bankWidthsInSteps(corpus);
   const pairs: Pair[] = [];
   for (let fold = 0; fold < folds; fold++) {
     const out = heldOut.filter((e) => e.fold === fold);
