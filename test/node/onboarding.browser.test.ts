@@ -42,8 +42,8 @@ describe("a new customer, sign-up to a connected bank", () => {
     await page.fill("#password", "a long enough password");
     await page.selectOption("#tier", "paid");
     await page.check("input[name=terms_accepted]");
-    // The page's own markup is what is asserted: its load event also waits on subresources, one
-    // of which the local runtime can leave unanswered on a reused connection (README).
+    // The page's own markup is what is asserted: its load event also waits on every
+    // subresource, and once in CI it never fired though the page had arrived.
     await Promise.all([
       page.waitForURL(`${browserBase}/settings`, { waitUntil: "domcontentloaded" }),
       page.getByRole("button", { name: "Sign up" }).click(),
