@@ -5,10 +5,10 @@
  * stand-in of the aggregator's page, signs in to it again when its bank asks, and
  * disconnects it. The pages run no script: every step is a link or a form.
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, newContext } from "./browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
 
@@ -20,11 +20,8 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
-  page = await (await browser.newContext()).newPage();
+  browser = await launchChromium();
+  page = await (await newContext(browser)).newPage();
   page.on("pageerror", (error) => pageErrors.push(error.message));
 });
 

@@ -9,10 +9,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, newContext } from "./browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -56,10 +56,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -77,8 +74,8 @@ describe("a bookkeeper across two businesses", () => {
 
   beforeAll(async () => {
     [first, second] = await Promise.all([business("bakery", 4), business("florist", 2)]);
-    owners = await browser.newContext();
-    context = await browser.newContext();
+    owners = await newContext(browser);
+    context = await newContext(browser);
     page = await context.newPage();
   });
 

@@ -3,10 +3,10 @@
  * /signin, mints a read-write token on /settings, and the token works against the API
  * from outside the browser; offers, confirms and revokes an auditor grant. Then signs out.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, newContext } from "./browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseUrl = inject("baseUrl");
 // The server is plain http on 127.0.0.1 and the session cookie is Secure: Chromium counts
 // 127.0.0.1 (like localhost) as potentially trustworthy and keeps Secure cookies from it.
@@ -31,20 +31,8 @@ beforeAll(async () => {
   expect(response.status, text).toBe(201);
   expect(JSON.parse(text)).toMatchObject({ tenant, password });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
-  context = await browser.newContext();
+  browser = await launchChromium();
+  context = await newContext(browser);
   page = await context.newPage();
   page.on("pageerror", (error) => pageErrors.push(error.message));
 });

@@ -8,10 +8,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, newContext } from "./browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -68,10 +68,7 @@ async function bakery(name: string): Promise<Owner> {
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -80,7 +77,7 @@ afterAll(async () => {
 
 /** A browser context signed in as the owner (with or without JavaScript), and what it saw go wrong. */
 async function signedIn(owner: Owner, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page; errors: string[]; elsewhere: string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled });
+  const context = await newContext(browser, { javaScriptEnabled });
   const page = await context.newPage();
   const errors: string[] = [];
   const elsewhere: string[] = [];
