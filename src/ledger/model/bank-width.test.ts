@@ -3,15 +3,10 @@ import { describe, expect, it } from "vitest";
 import { bankWidthsInSteps, cutAt } from "./bank-width";
 import { bump, type Corpus } from "./evidence";
 import { canonicalText, lineKey } from "./features";
+import { toEnd } from "./steps";
 
 const key = (description: string, account: string, cents = -2_000) => lineKey({ description, merchantName: null, amountCents: cents, accountId: account });
-const bankWidths = (corpus: Corpus) => {
-  const steps = bankWidthsInSteps(corpus);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-};
+const bankWidths = (corpus: Corpus) => toEnd(bankWidthsInSteps(corpus));
 const corpusOf = (keys: string[]): Corpus => {
   const corpus: Corpus = { frequencies: new Map(), lines: new Map() };
   for (const k of keys) bump(corpus.lines, k, 1);

@@ -15,7 +15,7 @@
  */
 import type { Corpus } from "./evidence";
 import { keyParts } from "./features";
-import { STEP_WORK } from "./linear";
+import { STEP_WORK } from "./steps";
 
 /** A line within this many characters of the width is cut there (the canonical text drops a `#`, folds spaces). */
 export const CUT_SLACK = 2;

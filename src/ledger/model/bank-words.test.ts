@@ -4,15 +4,10 @@ import { BANK_WORD_MERCHANTS, bankWordsInSteps } from "./bank-words";
 import { bump, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, lineKey } from "./features";
 import { Histories } from "./history";
+import { toEnd } from "./steps";
 
 const CATEGORIES = ["Payroll", "Travel", "Utilities"];
 const key = (description: string, cents = -20_000) => lineKey({ description, merchantName: null, amountCents: cents, accountId: "checking" });
-const run = <T>(steps: Generator<void, T>): T => {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-};
 
 /** The examples and the corpus of labelled keys and the rest of the feed, and the histories read with and without the bank's words. */
 function learn(labelled: [string, string][], feed: string[]) {
@@ -23,13 +18,13 @@ function learn(labelled: [string, string][], feed: string[]) {
     if ((corpus.lines.get(k) ?? 0) === 0) for (const f of featuresOfKey(k)) bump(corpus.frequencies, f, 1);
     bump(corpus.lines, k, 1);
   }
-  const bankWords = run(bankWordsInSteps(examples, corpus));
+  const bankWords = toEnd(bankWordsInSteps(examples, corpus));
   const histories = (words: Set<string>) => {
     const h = new Histories(CATEGORIES.length, words);
     for (const [k, category] of labelled) {
       const lines = new Float64Array(CATEGORIES.length);
       lines[CATEGORIES.indexOf(category)] = 1;
-      h.add(featuresOfKey(k), lines);
+      h.add(k, featuresOfKey(k), lines);
     }
     return (k: string, category: string) => h.read(k, featuresOfKey(k), CATEGORIES.indexOf(category), corpus);
   };

@@ -13,7 +13,7 @@
  */
 import { byText, inverseFrequency, type Corpus, type Examples } from "./evidence";
 import { keyNameWords } from "./features";
-import { STEP_WORK } from "./linear";
+import { STEP_WORK } from "./steps";
 
 /** A word no example has is the bank's once it stands beside this many different merchants' words. */
 export const BANK_WORD_MERCHANTS = 10;

@@ -5,7 +5,7 @@
  * Everything the model fits is derived from this (fit.ts).
  */
 import { featuresOfKey } from "./features";
-import { STEP_WORK } from "./linear";
+import { STEP_WORK } from "./steps";
 
 export interface Example {
   /** The line's key (features.ts, `lineKey`). */

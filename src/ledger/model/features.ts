@@ -210,6 +210,14 @@ function textFeatures(text: string, prefix: string, into: Set<string>): string[]
 /** Whether a feature names the line's merchant by its words (a word or a pair of words, in the text or the merchant name). */
 export const isIdentity = (feature: string) => /^[wb]:/.test(feature) && !feature.includes("@");
 
+/** The identity features (words and pairs of neighbouring words) that one text, as the model keeps it, prints. */
+export function identitiesOf(text: string): Set<string> {
+  const features = new Set<string>();
+  textFeatures(text, "", features);
+  for (const feature of features) if (!isIdentity(feature)) features.delete(feature);
+  return features;
+}
+
 /** Every feature of a key (see the file's comment), each once. */
 export function featuresOfKey(key: string): string[] {
   const { description, name, signBand, account } = keyParts(key);

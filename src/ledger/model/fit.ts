@@ -22,7 +22,8 @@ import { ceilingOf, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
 import { logit } from "./calibration";
-import { LINEAR_DEFAULTS, SoftmaxRegression, STEP_WORK, type Row } from "./linear";
+import { LINEAR_DEFAULTS, SoftmaxRegression, type Row } from "./linear";
+import { STEP_WORK } from "./steps";
 
 /** The calibration's inputs, by position. */
 export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, held: 6, newDirection: 7, constant: 8 } as const;
@@ -96,7 +97,7 @@ export class Fit {
       }
       const features = featuresOfKey(key);
       const { description, name } = keyParts(key);
-      histories.add(features, counts, sellsManyKinds(description, name, readingOf(key, corpus, widths)));
+      histories.add(key, features, counts, sellsManyKinds(description, name, readingOf(key, corpus, widths)));
       const encoded = encode(features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }

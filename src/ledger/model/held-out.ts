@@ -14,7 +14,7 @@ import { bankWidthsInSteps } from "./bank-width";
 import { bankWordsInSteps } from "./bank-words";
 import { Fit } from "./fit";
 import type { Pair } from "./calibration";
-import { STEP_WORK } from "./linear";
+import { STEP_WORK } from "./steps";
 
 /** The calibration is fitted on at most about this many held-out examples, so refits stay cheap. */
 export const CALIBRATION_SAMPLE = 3_000;

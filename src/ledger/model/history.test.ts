@@ -13,7 +13,7 @@ function learn(labelled: [string, string][], feed: string[] = []) {
   for (const [k, category] of labelled) {
     const lines = new Float64Array(CATEGORIES.length);
     lines[CATEGORIES.indexOf(category)] = 1;
-    histories.add(featuresOfKey(k), lines);
+    histories.add(k, featuresOfKey(k), lines);
   }
   const corpus: Corpus = { frequencies: new Map(), lines: new Map() };
   for (const k of [...labelled.map(([k]) => k), ...feed]) {
@@ -118,7 +118,7 @@ describe("the merchant's history", () => {
   it("makes a line's last word whole where it begins one word an example has, and only then", () => {
     const histories = new Histories(CATEGORIES.length);
     for (const description of ["CHECKCARD 1014 STAPLES 00112233 OAKLAND CA", "CHECKCARD 1014 STARBUCKS 4411 OAKLAND CA", "CHECKCARD 1014 TARGET T-0412 OAKLAND CA"])
-      histories.add(featuresOfKey(key(description)), Float64Array.of(1, 0, 0, 0, 0));
+      histories.add(key(description), featuresOfKey(key(description)), Float64Array.of(1, 0, 0, 0, 0));
     // Cut at 32 characters, three letters into the merchant's name.
     expect(histories.completed(key("Withdrawal POS #495800812202 TAR"))).toBe(key("Withdrawal POS #495800812202 TARGET"));
     // Two words an example has begin so: which merchant it was cut from is unknown.
@@ -129,9 +129,23 @@ describe("the merchant's history", () => {
     // A transfer cut into its account's last four: the one account an example has that begins so, and only one.
     const transfers = new Histories(CATEGORIES.length);
     for (const description of ["ONLINE TRANSFER TO COHEN 7631", "ONLINE TRANSFER TO COHEN 4411", "ONLINE TRANSFER TO SAVINGS 4419"])
-      transfers.add(featuresOfKey(key(description)), Float64Array.of(0, 1, 0, 0, 0));
+      transfers.add(key(description), featuresOfKey(key(description)), Float64Array.of(0, 1, 0, 0, 0));
     expect(transfers.completed(key("Withdrawal Transfer To COHEN 763"))).toBe(key("Withdrawal Transfer To COHEN 7631"));
     expect(transfers.completed(key("Withdrawal Transfer To COHEN 441"))).toBe(key("Withdrawal Transfer To COHEN 441"));
+  });
+
+  it("takes no history from one key's aggregator merchant name that its description does not print", () => {
+    const named = (description: string, merchantName: string, cents = -1_800) => lineKey({ description, merchantName, amountCents: cents, accountId: "checking" });
+    const panera = named("PANERA BREAD #557121", "Panera Bread");
+    // The aggregator named a software bill Panera Bread: one label, its text another merchant's.
+    expect(learn([...others, [named("NOTION LABS, INC.", "Panera Bread", -1_600), "Shipping"]], [panera]).read(panera, "Shipping")).toBeNull();
+    // The same name on two keys (two amounts), or printed by a description, is the merchant's history.
+    const twice: [string, string][] = [-1_600, -16_000].map((cents) => [named("AMZN Mktp US*2K4XY9ZT1", "Panera Bread", cents), "Shipping"]);
+    expect(learn([...others, ...twice], [panera]).read(panera, "Shipping")!.merchant).toEqual({ agree: 2, lines: 2 });
+    expect(learn([...others, [named("PANERA BREAD #100200", "Panera Bread"), "Meals"]], [panera]).read(panera, "Meals")!.merchant).toEqual({ agree: 1, lines: 1 });
+    // A line that does not print the name itself reads the aggregator's names as they are.
+    const byName = named("POS DEBIT 4821", "Panera Bread");
+    expect(learn([...others, [named("NOTION LABS, INC.", "Panera Bread", -1_600), "Shipping"]], [byName]).read(byName, "Shipping")!.merchant).toEqual({ agree: 1, lines: 1 });
   });
 
   it("reads a word of one or two letters (cut at the end of a narrow line, a state) as no merchant's name", () => {

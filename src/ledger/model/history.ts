@@ -26,7 +26,7 @@
  * change from day to day for the same account.
  */
 import { byText, inverseFrequency, type Corpus } from "./evidence";
-import { isIdentity, isLastFour, isNameWord, keyNameWords, keyParts, NAME_LETTERS, transferAccounts } from "./features";
+import { identitiesOf, isIdentity, isLastFour, isNameWord, keyNameWords, keyParts, NAME_LETTERS, transferAccounts } from "./features";
 
 /** One view of a history: lines of the category in question, of how many. */
 export interface Tally {
@@ -97,6 +97,10 @@ export class Histories {
   private readonly counts = new Map<string, Float64Array>();
   /** Kept feature -> its example lines that name a store that sells many kinds of things. */
   private readonly manyKindsLines = new Map<string, number>();
+  /** Identity features some example's description prints. */
+  private readonly printed = new Set<string>();
+  /** Identity feature -> how many example keys hold it by their merchant name alone, their description printing none of it. */
+  private readonly namedOnly = new Map<string, number>();
 
   /** `bankWords`: words of the bank's, which name no merchant (bank-words.ts). */
   constructor(
@@ -105,14 +109,20 @@ export class Histories {
   ) {}
 
   /**
-   * Adds an example key's lines per class under each of its kept features; `sellsManyKinds`,
-   * whether its text names a store that sells many kinds of things (many-kinds.ts).
+   * Adds an example key's lines per class under each of its kept features (`features`, the
+   * key's); `sellsManyKinds`, whether its text names a store that sells many kinds of things
+   * (many-kinds.ts).
    */
-  add(features: readonly string[], lines: Float64Array, sellsManyKinds = false): void {
+  add(key: string, features: readonly string[], lines: Float64Array, sellsManyKinds = false): void {
     let total = 0;
     for (const n of lines) total += n;
+    const printed = identitiesOf(keyParts(key).description);
     for (const feature of features) {
       if (!isKept(feature)) continue;
+      if (isIdentity(feature)) {
+        if (printed.has(feature)) this.printed.add(feature);
+        else this.namedOnly.set(feature, (this.namedOnly.get(feature) ?? 0) + 1);
+      }
       if (sellsManyKinds && isIdentity(feature)) this.manyKindsLines.set(feature, (this.manyKindsLines.get(feature) ?? 0) + total);
       this.count(feature, lines);
       // A word's lines in a band are also its lines in that band's direction (`w:word@-` of `w:word@-2`).
@@ -135,8 +145,9 @@ export class Histories {
     if (name !== null && !this.knows(name, corpus, lastWord(description) === name)) return null;
     // A transfer's other account is its party, whatever else the line shares with other lines.
     const identities = name !== null && isLastFour(name) ? [`w:${name}`] : features.filter((f) => isIdentity(f) && speaksFor(f, name));
+    const printed = identitiesOf(description);
     const known = identities
-      .filter((f) => this.counts.has(f))
+      .filter((f) => this.counts.has(f) && !(printed.has(f) && this.vouchedByOneName(f)))
       .map((f) => ({ f, idf: idf(f) }))
       .sort((a, b) => b.idf - a.idf || byText(a.f, b.f));
     let chosen: { f: string; merchant: Tally } | null = null;
@@ -253,6 +264,17 @@ export class Histories {
       }
     }
     return this.completing;
+  }
+
+  /**
+   * Whether the examples hold an identity feature only through one key's aggregator merchant
+   * name, their descriptions printing none of it. An aggregator names a line's merchant
+   * wrongly now and then (`NOTION LABS, INC.` as Panera Bread): one such label would
+   * otherwise be the history of every line that prints the name, and put them in the band.
+   * Where two keys' names say so, or a description prints it, it counts.
+   */
+  private vouchedByOneName(feature: string): boolean {
+    return !this.printed.has(feature) && (this.namedOnly.get(feature) ?? 0) < 2;
   }
 
   private tally(feature: string, k: number): Tally {

@@ -7,6 +7,7 @@
  * Deterministic: rows are visited in an order drawn from a fixed seed, so the same rows
  * give the same weights, bit for bit.
  */
+import { STEP_WORK, toEnd } from "./steps";
 
 export interface Row {
   /** Feature indices, each once. */
@@ -31,12 +32,6 @@ export interface LinearOptions {
   /** A class's gradient smaller than this share of the row's lines is skipped (it would barely move the weights). */
   skip: number;
 }
-
-/**
- * Work between two yields of `fitInSteps`, counted in weight reads and writes (a row's
- * features times the classes): about 10 ms of one core (docs/performance.md).
- */
-export const STEP_WORK = 500_000;
 
 export const LINEAR_DEFAULTS: LinearOptions = { epochs: 6, visits: 2_000, maxEpochs: 30, rate: 0.3, l2: 1e-4, skip: 1e-3 };
 
@@ -63,11 +58,7 @@ export class SoftmaxRegression {
   }
 
   static fit(rows: readonly Row[], features: number, classes: number, options: LinearOptions = LINEAR_DEFAULTS): SoftmaxRegression {
-    const steps = SoftmaxRegression.fitInSteps(rows, features, classes, options);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    return toEnd(SoftmaxRegression.fitInSteps(rows, features, classes, options));
   }
 
   /** `fit`, yielding after about `STEP_WORK` of work, so a caller can do other work between. */

@@ -3,10 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
 import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, RISING, type Example, type KeptCalibration } from "./classifier";
-import { Evidence, type Corpus } from "./evidence";
+import { Evidence } from "./evidence";
 import { INPUT, INPUTS } from "./fit";
 import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
+import { toEnd } from "./steps";
 
 const facts = (description: string, amountCents = -1_000, accountId = "acc", merchantName: string | null = null): LineFacts => ({
   description,
@@ -376,12 +377,6 @@ describe("LocalModel", () => {
   it("keeps counting the features of lines seen while a fit's copy of the lines was counted", () => {
     const word = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26) % 26, 97 + Math.floor(i / 676));
     const keys = Array.from({ length: 300 }, (_, i) => lineKey(facts(`VENDOR ${word(i)}${word(i + 1)} STORE`)));
-    const drain = (steps: Generator<void, Corpus>) => {
-      for (;;) {
-        const step = steps.next();
-        if (step.done) return step.value;
-      }
-    };
     const evidence = new Evidence();
     for (const key of keys.slice(0, 200)) evidence.see(key, 1);
     const counting = evidence.corpusInSteps();
@@ -389,11 +384,11 @@ describe("LocalModel", () => {
     // Meanwhile a page lands, and a line leaves the feed.
     for (const key of keys.slice(200)) evidence.see(key, 1);
     evidence.see(keys[0]!, -1);
-    const fitsCopy = drain(counting);
+    const fitsCopy = toEnd(counting);
     expect(fitsCopy.lines.size).toBe(200);
     const asTheyStand = new Evidence();
     for (const key of keys.slice(1)) asTheyStand.see(key, 1);
-    expect(evidence.currentCorpus()!.frequencies).toEqual(drain(asTheyStand.corpusInSteps()).frequencies);
+    expect(evidence.currentCorpus()!.frequencies).toEqual(toEnd(asTheyStand.corpusInSteps()).frequencies);
   });
 
   it("keeps a merchant whose lines go to two categories below the band, unless the amount or the account tells them apart", () => {
