@@ -28,6 +28,8 @@ export interface Pair {
   correct: boolean;
   /** What the evidence alone expects of this pair, in [0, 1] (read only with `priorLines`). */
   prior?: number;
+  /** The most a line so measured is given, whatever the calibration says (below the band where it is held: held-below.ts); 1 when absent. */
+  ceiling?: number;
 }
 
 /** The ridge: how strongly little evidence is pulled towards 0.5. */

@@ -127,7 +127,7 @@ const PRIOR_LINES = 10;
  */
 const FEW_HELD_OUT = 50;
 /** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
-const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held and new-direction lines' own constants`;
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held and new-direction lines' own constants; held lines reached at their ceiling`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
@@ -450,11 +450,11 @@ export function calibrationHolds(heldOut: number): { ridges: number[]; priorLine
   return { ridges, priorLines: PRIOR_LINES * shrink };
 }
 
-/** The held-out lines' confidences by this calibration, right and wrong apart. */
-function reachedBy(calibration: Calibration, pairs: readonly Pair[]): Reached {
+/** The held-out lines' confidences by this calibration, as a prediction gives them (a held line's at most its ceiling), right and wrong apart. */
+export function reachedBy(calibration: Calibration, pairs: readonly Pair[]): Reached {
   const right: number[] = [];
   const wrong: number[] = [];
-  for (const pair of pairs) (pair.correct ? right : wrong).push(Math.round(calibrate(calibration, pair.inputs) * 1_000_000));
+  for (const pair of pairs) (pair.correct ? right : wrong).push(Math.round(Math.min(calibrate(calibration, pair.inputs), pair.ceiling ?? 1) * 1_000_000));
   const falling = (a: number, b: number) => b - a;
   return { right: right.sort(falling), wrong: wrong.sort(falling) };
 }

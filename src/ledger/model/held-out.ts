@@ -79,8 +79,8 @@ export function* heldOutPairs(examples: Examples, corpus: Corpus): Generator<voi
         work = 0;
         yield;
       }
-      const { best, inputs, prior } = fit.measure(key);
-      pairs.push({ inputs, correct: fit.categories[best] === category, prior });
+      const { best, inputs, prior, ceiling } = fit.measure(key);
+      pairs.push({ inputs, correct: fit.categories[best] === category, prior, ceiling });
     }
     yield;
   }

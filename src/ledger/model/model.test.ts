@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
-import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, RISING, type Example, type KeptCalibration } from "./classifier";
+import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, reachedBy, RISING, type Example, type KeptCalibration } from "./classifier";
 import { Evidence } from "./evidence";
 import { INPUT, INPUTS } from "./fit";
 import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
@@ -262,6 +262,18 @@ describe("LocalModel", () => {
     const asFitted = otherHold.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"))!;
     expect(asFitted.confidence).toBe(model.predict(facts("BLUE BOTTLE COFFEE #777 OAKLAND CA"))!.confidence);
     expect(otherHold.takeNewCalibration()!.hold).toBe(kept.hold);
+  });
+
+  it("counts a held-out line held below the band at its ceiling, as a prediction gives it, not at what the calibration says", () => {
+    // A calibration sure of every line: its constant alone says 0.99.
+    const sure = { weights: Array.from({ length: INPUTS }, (_, j) => (j === INPUT.constant ? logit(0.99) : 0)) };
+    const inputs = Array.from({ length: INPUTS }, (_, j) => (j === INPUT.constant ? 1 : 0));
+    const reached = reachedBy(sure, [
+      { inputs, correct: true },
+      { inputs, correct: true, ceiling: 0.9 },
+      { inputs, correct: false, ceiling: 0.9 },
+    ]);
+    expect(reached).toEqual({ right: [990_000, 900_000], wrong: [900_000] });
   });
 
   it("keeps the band shut where its held-out lines at the floor missed more often than chance allows at the floor's rate", () => {
