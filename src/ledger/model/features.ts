@@ -171,6 +171,27 @@ export function keyNameWords(key: string): string[] {
   return nameWords(`${description} ${name}`);
 }
 
+/**
+ * Whether a key's aggregator merchant name names none of what its description prints: no
+ * word of the name's (of three letters or more) is a word of the description, or begins one
+ * or is begun by one (a name cut short). The aggregator's guess, now and then another
+ * merchant's (`NOTION LABS, INC.` as Panera Bread) or the card processor's (`SQ *BLUE
+ * BOTTLE` as Square). False without a name.
+ */
+export function nameDisagrees(key: string): boolean {
+  const { description, name } = keyParts(key);
+  const named = nameWords(name);
+  if (named.length === 0) return false;
+  const printed = nameWords(description);
+  return !named.some((word) => printed.some((p) => p.startsWith(word) || word.startsWith(p)));
+}
+
+/** The key without its aggregator merchant name. */
+export const withoutName = (key: string) => {
+  const { description, signBand, account } = keyParts(key);
+  return `${description}||${signBand}|${account}`;
+};
+
 /** A key's parts. */
 export function keyParts(key: string): { description: string; name: string; signBand: string; account: string } {
   const first = key.indexOf("|");

@@ -15,7 +15,7 @@
  * line would look like the bank's words around them: known text, a known merchant.
  */
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
-import { featuresOfKey, keyParts } from "./features";
+import { featuresOfKey, keyParts, nameDisagrees, withoutName } from "./features";
 import { bankWidthsInSteps, cutAt, type Widths } from "./bank-width";
 import { sellsManyKinds, type Reading } from "./many-kinds";
 import { ceilingOf, heldBelowBy, type HeldBelow } from "./held-below";
@@ -98,7 +98,9 @@ export class Fit {
       const features = featuresOfKey(key);
       const { description, name } = keyParts(key);
       histories.add(key, features, counts, sellsManyKinds(description, name, readingOf(key, corpus, widths)));
-      const encoded = encode(features, key, corpus, vocabulary, true);
+      // An aggregator's name that names none of the description teaches the regression nothing: one
+      // software bill the aggregator called Panera Bread made Panera's own lines software.
+      const encoded = encode(nameDisagrees(key) ? featuresOfKey(withoutName(key)) : features, key, corpus, vocabulary, true);
       rows.push({ features: encoded.idx, values: encoded.values, counts });
     }
     const regression = yield* SoftmaxRegression.fitInSteps(rows, vocabulary.size, categories.length, LINEAR_DEFAULTS);

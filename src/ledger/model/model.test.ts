@@ -5,7 +5,7 @@ import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./ca
 import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, reachedBy, RISING, type Example, type KeptCalibration } from "./classifier";
 import { Evidence } from "./evidence";
 import { INPUT, INPUTS } from "./fit";
-import { canonicalText, featuresOfKey, keyParts, lineKey, namesNobody, sizeBand, type LineFacts } from "./features";
+import { canonicalText, featuresOfKey, keyParts, lineKey, nameDisagrees, namesNobody, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
 import { toEnd } from "./steps";
 
@@ -69,6 +69,17 @@ describe("features", () => {
     expect(features.filter((f) => f.startsWith("c:") && f.includes("sq"))).toEqual([]);
     expect(featuresOfKey("x|blue bottle|-2|acc")).toContain("b:blue_bottle");
     expect(new Set(features).size).toBe(features.length);
+  });
+
+  it("tells an aggregator's merchant name that names none of the description from one that names some of it", () => {
+    const disagrees = (description: string, merchantName: string | null) => nameDisagrees(lineKey(facts(description, -1_000, "acc", merchantName)));
+    for (const [description, name] of [["NOTION LABS, INC.", "Panera Bread"], ["SQ *BLUE BOTTLE", "Square"], ["AMZN Mktp US*2K4XY9ZT1", "Amazon"]] as const) {
+      expect(disagrees(description, name), description).toBe(true);
+    }
+    // A word in common, one cut short, or no name at all.
+    for (const [description, name] of [["PANERA BREAD #557121", "Panera Bread"], ["TST* GREEN FIELD BIS", "Green Field Bistro"], ["Withdrawal POS #4958 PANER", "Panera Bread"], ["CHECK 4165", null]] as const) {
+      expect(disagrees(description, name), description).toBe(false);
+    }
   });
 
   it("tells a check printed as its number alone, which names nobody, from a line that names its party", () => {
@@ -234,6 +245,17 @@ describe("LocalModel", () => {
     expect(seen.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
     // Below the band. (How far below, this tenant cannot say: not one of its held-out lines was wrong.)
     expect(model.predict(facts("ZOOM.US 888-799-9666 CA"))!.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+  });
+
+  it("learns nothing of a merchant from one label whose aggregator's name is another merchant's", () => {
+    // The aggregator called a software bill Panera Bread.
+    const examples = [...taught(history), { key: lineKey(facts("NOTION LABS, INC.", -1_600, "acc", "Panera Bread")), category: "Software" }];
+    // Panera's own lines in the feed, which no label shows.
+    const paneras = Array.from({ length: 8 }, (_, i) => lineKey(facts(`PANERA BREAD #${557121 + i}`, -(1_200 + 150 * i), "acc", "Panera Bread")));
+    const model = LocalModel.train(examples, [...examples.map((e) => e.key), ...paneras]);
+    const panera = model.predict(facts("PANERA BREAD #557121", -1_800, "acc", "Panera Bread"))!;
+    expect(panera.category).not.toBe("Software");
+    expect(panera.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
   });
 
   it("opens the duh band only once enough of its held-out lines reached the floor, and keeps that through a restore", () => {
