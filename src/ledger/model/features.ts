@@ -175,13 +175,14 @@ export function keyNameWords(key: string): string[] {
  * Whether a key's aggregator merchant name names none of what its description prints: no
  * word of the name's (of three letters or more) is a word of the description, or begins one
  * or is begun by one (a name cut short). The aggregator's guess, now and then another
- * merchant's (`NOTION LABS, INC.` as Panera Bread) or the card processor's (`SQ *BLUE
- * BOTTLE` as Square). False without a name.
+ * merchant's (`NOTION LABS, INC.` as Panera Bread, `LOWE'S #6710` as Northern Fork Grill)
+ * or the card processor's (`SQ *BLUE BOTTLE` as Square). False without a name, and where
+ * the description names nobody (`CHECK 4165`): the name is then all that names the party.
  */
 export function nameDisagrees(key: string): boolean {
   const { description, name } = keyParts(key);
   const named = nameWords(name);
-  if (named.length === 0) return false;
+  if (named.length === 0 || namesNobody(description, "")) return false;
   const printed = nameWords(description);
   return !named.some((word) => printed.some((p) => p.startsWith(word) || word.startsWith(p)));
 }

@@ -129,7 +129,8 @@ export class Fit {
   }
 
   private measureAfresh(given: string, corpus: Corpus): Measurement {
-    const key = this.histories.completed(given);
+    // A line the aggregator named as another merchant (`LOWE'S #6710` as Northern Fork Grill) is read by its own text.
+    const key = this.histories.completed(nameDisagrees(given) ? withoutName(given) : given);
     const features = featuresOfKey(key);
     const { idx, values, novelty } = encode(features, key, corpus, this.vocabulary, false);
     const scores = this.regression.score(idx, values);

@@ -247,7 +247,7 @@ describe("LocalModel", () => {
     expect(model.predict(facts("ZOOM.US 888-799-9666 CA"))!.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
   });
 
-  it("learns nothing of a merchant from one label whose aggregator's name is another merchant's", () => {
+  it("learns nothing of a merchant from one label whose aggregator's name is another merchant's, and reads a line so named by its text", () => {
     // The aggregator called a software bill Panera Bread.
     const examples = [...taught(history), { key: lineKey(facts("NOTION LABS, INC.", -1_600, "acc", "Panera Bread")), category: "Software" }];
     // Panera's own lines in the feed, which no label shows.
@@ -256,6 +256,10 @@ describe("LocalModel", () => {
     const panera = model.predict(facts("PANERA BREAD #557121", -1_800, "acc", "Panera Bread"))!;
     expect(panera.category).not.toBe("Software");
     expect(panera.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // A line the aggregator named as another merchant is read by its own text.
+    const misnamed = model.predict(facts("SHELL OIL 57999 OAKLAND CA", -1_800, "acc", "Blue Bottle Coffee"))!;
+    expect(misnamed.category).toBe("Fuel");
+    expect(misnamed.confidence).toBeCloseTo(model.predict(facts("SHELL OIL 57999 OAKLAND CA", -1_800))!.confidence, 6);
   });
 
   it("opens the duh band only once enough of its held-out lines reached the floor, and keeps that through a restore", () => {
