@@ -30,7 +30,7 @@ export const NEW_DIRECTION_CEILING = 0.5;
 export const ceilingOf = (held: HeldBelow | null) => (held === "new-direction" ? NEW_DIRECTION_CEILING : held ? HELD_CEILING : 1);
 
 /** Why a line is held below the band whatever the calibration says (`heldBelowBy`). */
-export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "sells-many-kinds";
+export type HeldBelow = "names-no-party" | "new-direction" | "new-account" | "split-history" | "sells-many-kinds";
 
 /**
  * A view of a merchant's history splits where fewer of its lines than this went the chosen
@@ -40,6 +40,9 @@ export type HeldBelow = "names-no-party" | "new-direction" | "split-history" | "
  * words; a split is the merchant's own.
  */
 const SPLIT = 0.85;
+
+/** A merchant's examples fewer than this, all from other accounts than the line's, say nothing of it (`new-account`). */
+const FEW_FROM_OTHER_ACCOUNTS = 3;
 const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
 
 /**
@@ -88,6 +91,11 @@ const MANY_KINDS_DOUBT = 2;
  *   `ROBINSON HOLDING` the landlord and `ROBINSON HOLDING` paying an invoice), or money out
  *   to one that only ever paid in (a processor's fee beside its payouts). The merchant's
  *   history speaks of the other direction only;
+ * - "new-account", its merchant's examples are fewer than `FEW_FROM_OTHER_ACCOUNTS` and none
+ *   was paid from the line's account: a store bought from with the business's card for
+ *   supplies may be bought from with the owner's for the house, and one or two labels from
+ *   one account cannot say it is not (a merchant taught so on three lines or more is judged
+ *   by the calibration, its account's empty history an input of it);
  * - "split-history", its merchant's lines went to several categories and nothing on the line
  *   tells which: the merchant's lines split (`splits`), and neither those in the line's
  *   amount band nor those in its account tell the line apart (`separates`: a hardware store
@@ -106,6 +114,7 @@ export function heldBelowBy(key: string, history: MerchantHistory | null, readin
   const { description, name } = keyParts(key);
   if (namesNobody(description, name) || (!history && transferAccounts(description).length > 0)) return "names-no-party";
   if (history && history.direction.lines === 0) return "new-direction";
+  if (history && history.account.lines === 0 && history.merchant.lines < FEW_FROM_OTHER_ACCOUNTS) return "new-account";
   if (history && splitForTheLine(history)) return "split-history";
   if ((sellsManyKinds(description, name, reading) || history?.ofManyKinds) && (!history || splitForTheLine(history, MANY_KINDS_DOUBT))) return "sells-many-kinds";
   return null;

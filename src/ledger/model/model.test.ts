@@ -575,6 +575,24 @@ describe("LocalModel", () => {
     expect(both.heldBelow).toBeUndefined();
   });
 
+  it("keeps a line paid from an account none of its merchant's few examples was paid from below the band, until three were", () => {
+    // A tenant paying from two accounts; a store whose examples were all bought with the card.
+    const bothAccounts = book(ordinary.map((m) => ({ ...m, account: (i: number) => (i % 2 ? "card" : "acc") })), 30);
+    const store = (n: number) => book([{ text: (i: number) => `WILD LANTERN CO BOULDER CO ${i}`, category: "Owner draw", cents: (i: number) => -(4_000 + 300 * i), account: () => "card" }], n);
+    const line = (account: string) => facts("WILD LANTERN CO BOULDER CO 99", -4_500, account);
+    const trained = (n: number) => {
+      const examples = taught([...bothAccounts, ...store(n)]);
+      return LocalModel.train(examples, [...examples.map((e) => e.key), lineKey(line("acc")), lineKey(line("acc"))]);
+    };
+    const twice = trained(2);
+    expect(twice.predict(line("card"))!.heldBelow).toBeUndefined();
+    const fromChecking = twice.predict(line("acc"))!;
+    expect(fromChecking).toMatchObject({ category: "Owner draw", heldBelow: "new-account" });
+    expect(fromChecking.confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+    // Three examples from the card: the calibration judges the other account's line.
+    expect(trained(3).predict(line("acc"))!.heldBelow).toBeUndefined();
+  });
+
   it("reads any text a bank may send: never throws, a confidence in [0, 1], the same answer for the same line", () => {
     // Words of the labels, their beginnings (a line cut at its bank's width) and anything else: any Unicode, controls, digits.
     const WORDS = ["THE HOME DEPOT", "STARBUCKS", "STAPLES", "GUSTO PAYROLL", "ZELLE TO NGUYEN", "CHECK"];

@@ -313,6 +313,7 @@ function BulkForm({ choices, page, errors }: { choices: CategoryChoices; page: n
 const HELD_BELOW: Record<HeldBelow, string> = {
   "names-no-party": "the line names nobody the model knows, a check's number or a new account",
   "new-direction": "the money goes the other way from every line of this name the model was taught, a refund or another party of the same name",
+  "new-account": "the few lines of this name the model was taught were paid from other accounts than this one",
   "split-history": "the lines of this name the model was taught went to several categories, whatever their amount or card",
   "sells-many-kinds": "the store sells many kinds of things, and your labels of it are not yet enough to say which this is",
 };
