@@ -40,10 +40,10 @@ export type HeldBelow = "names-no-party" | "new-direction" | "new-account" | "sp
  * words; a split is the merchant's own.
  */
 const SPLIT = 0.85;
+const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
 
 /** A merchant's examples fewer than this, all from other accounts than the line's, say nothing of it (`new-account`). */
 const FEW_FROM_OTHER_ACCOUNTS = 3;
-const splits = ({ agree, lines }: Tally) => lines > 0 && agree < SPLIT * lines;
 
 /**
  * Whether a view of a split merchant's history (its lines in the line's amount band, or in
