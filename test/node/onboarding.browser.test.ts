@@ -5,7 +5,7 @@
  * stand-in of the aggregator's page, signs in to it again when its bank asks, and
  * disconnects it. The pages run no script: every step is a link or a form.
  */
-import { type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, newContext } from "./browser";
 

@@ -3,7 +3,7 @@
  * /signin, mints a read-write token on /settings, and the token works against the API
  * from outside the browser; offers, confirms and revokes an auditor grant. Then signs out.
  */
-import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, newContext } from "./browser";
 
