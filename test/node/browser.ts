@@ -36,3 +36,20 @@ beforeEach(({ onTestFailed }) => {
     if (open.size > 0) console.error(`browser requests open when the test failed:\n  ${[...open.values()].join("\n  ")}`);
   });
 });
+
+/**
+ * `fetch` for the suites' own calls to the service (seeding through the sandbox, reading the
+ * API), sent again when wrangler dev's proxy answers that the local runtime restarted under
+ * the request: it retries a GET itself but answers any other method 503 with this text
+ * (node_modules/wrangler/wrangler-dist/ProxyWorker.js). Seen once in CI on a sandbox
+ * sign-up sent beside another; the service never says it.
+ */
+export async function fetchService(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url, init);
+    if (response.status !== 503 || attempt === 3) return response;
+    const text = await response.clone().text();
+    if (!text.startsWith("Your worker restarted mid-request.")) return response;
+    console.error(`${init?.method ?? "GET"} ${url}: the local runtime restarted under it; sent again`);
+  }
+}

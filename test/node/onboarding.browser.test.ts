@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, newContext } from "./browser";
+import { fetchService, launchChromium, newContext } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
@@ -73,8 +73,8 @@ describe("a new customer, sign-up to a connected bank", () => {
   });
 
   it("signs in to the bank again when it asks, and disconnects it", async () => {
-    const items = (await (await fetch(`${baseUrl}/sandbox/tenants/${tenant}/items`)).json()) as { items: { item_id: string }[] };
-    const reset = await fetch(`${baseUrl}/sandbox/tenants/${tenant}/items/${items.items[0]!.item_id}/reset-login`, { method: "POST" });
+    const items = (await (await fetchService(`${baseUrl}/sandbox/tenants/${tenant}/items`)).json()) as { items: { item_id: string }[] };
+    const reset = await fetchService(`${baseUrl}/sandbox/tenants/${tenant}/items/${items.items[0]!.item_id}/reset-login`, { method: "POST" });
     expect(reset.status, await reset.clone().text()).toBe(202);
     await page.goto(`${browserBase}/settings`);
     expect(await page.locator("[data-testid=bank]").first().textContent()).toContain("needs you to sign in again");

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, newContext } from "./browser";
+import { fetchService, launchChromium, newContext } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
@@ -21,7 +21,7 @@ const ownerPassword = "correct horse battery staple";
 const personPassword = "the bookkeeper's long password";
 
 async function call(path: string, token: string | null, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const response = await fetch(`${baseUrl}${path}`, {
+  const response = await fetchService(`${baseUrl}${path}`, {
     method: init.method ?? "GET",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),

@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, newContext } from "./browser";
+import { fetchService, launchChromium, newContext } from "./browser";
 
 const baseUrl = inject("baseUrl");
 // The server is plain http on 127.0.0.1 and the session cookie is Secure: Chromium counts
@@ -22,7 +22,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const response = await fetch(`${baseUrl}/sandbox/tenants`, {
+  const response = await fetchService(`${baseUrl}/sandbox/tenants`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ tenant, password }),
@@ -75,7 +75,7 @@ describe("sign in, mint a token, sign out", () => {
     expect(token).toMatch(/^\S{20,}$/);
     expect(await page.locator("table", { hasText: "Key id" }).textContent()).toContain("browser test token");
 
-    const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetchService(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     const text = await response.text();
     expect(response.status, text).toBe(200);
     const me = JSON.parse(text) as { auth: { kind: string; scope: string } };
@@ -91,7 +91,7 @@ describe("sign in, mint a token, sign out", () => {
     await page.locator("#grant-code").waitFor();
 
     // The code went to the customer's own phone, through the sandbox carrier.
-    const outbox = (await (await fetch(`${baseUrl}/sandbox/tenants/${tenant}/outbox`)).json()) as { messages: { to: string; body: string }[] };
+    const outbox = (await (await fetchService(`${baseUrl}/sandbox/tenants/${tenant}/outbox`)).json()) as { messages: { to: string; body: string }[] };
     expect(outbox.messages[0]!.to).toBe("+15555550100");
     const code = /\b(\d{6})\b/.exec(outbox.messages[0]!.body)![1]!;
     await page.fill("#grant-code", code);
@@ -99,14 +99,14 @@ describe("sign in, mint a token, sign out", () => {
     const shown = page.locator("[data-testid=grant-token]");
     await shown.waitFor();
     const token = (await shown.textContent())?.trim() ?? "";
-    const read = await fetch(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
+    const read = await fetchService(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
     expect(read.status, await read.clone().text()).toBe(200);
     expect(await page.locator("[data-testid=grant-status]").first().textContent()).toBe("live");
 
     await page.getByRole("button", { name: "Revoke the grant to Dana Whitfield, CPA" }).click();
     await page.getByText("is revoked").waitFor();
     expect(await page.locator("[data-testid=grant-status]").first().textContent()).toBe("revoked");
-    const refused = await fetch(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetchService(`${baseUrl}/api/v1/auditor/view`, { headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe("grant_revoked");
   });

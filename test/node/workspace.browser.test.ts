@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, newContext } from "./browser";
+import { fetchService, launchChromium, newContext } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const browserBase = process.env.BROWSER_HOST ? `http://${process.env.BROWSER_HOST}:${inject("port")}` : baseUrl;
@@ -32,7 +32,7 @@ interface Owner {
 }
 
 async function call(path: string, token: string | null, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const response = await fetch(`${baseUrl}${path}`, {
+  const response = await fetchService(`${baseUrl}${path}`, {
     method: init.method ?? "GET",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
