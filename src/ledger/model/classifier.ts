@@ -37,7 +37,7 @@ import { calibrate, fitCalibration, UNCALIBRATED, type Calibration, type Pair } 
 import { atMost, CHANCE } from "./chance";
 import { Evidence, type EvidenceRows, type Example } from "./evidence";
 import { lineKey, type LineFacts } from "./features";
-import { Fit, INPUT, INPUTS } from "./fit";
+import { Fit, HELD_INPUT, INPUT, INPUTS } from "./fit";
 import type { HeldBelow } from "./held-below";
 import { fnv, heldOutPairs } from "./held-out";
 import { sharedCap, sharedGuess, type SharedPrior } from "./shared-prior";
@@ -99,7 +99,7 @@ export const BAND_OPENS_AT = 20;
  * never surer than an open one that measured the same.
  */
 export const RISING = [INPUT.probability, INPUT.merchant, INPUT.band, INPUT.account];
-export const FALLING = [INPUT.novelty, INPUT.held, INPUT.newDirection];
+export const FALLING = [INPUT.novelty, ...Object.values(HELD_INPUT)];
 /** The history's inputs, whose weights the ridge holds hardest. */
 const HISTORY_INPUTS: readonly number[] = [INPUT.merchant, INPUT.band, INPUT.account, INPUT.known];
 /**
@@ -127,7 +127,7 @@ const PRIOR_LINES = 10;
  */
 const FEW_HELD_OUT = 50;
 /** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
-const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; held and new-direction lines' own constants; held lines reached at their ceiling`;
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; a constant per reason a line is held; held lines reached at their ceiling; empty views say nothing`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */

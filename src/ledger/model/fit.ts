@@ -26,8 +26,30 @@ import { LINEAR_DEFAULTS, SoftmaxRegression, type Row } from "./linear";
 import { STEP_WORK } from "./steps";
 
 /** The calibration's inputs, by position. */
-export const INPUT = { probability: 0, merchant: 1, band: 2, account: 3, known: 4, novelty: 5, held: 6, newDirection: 7, constant: 8 } as const;
-export const INPUTS = 9;
+export const INPUT = {
+  probability: 0,
+  merchant: 1,
+  band: 2,
+  account: 3,
+  known: 4,
+  novelty: 5,
+  namesNoParty: 6,
+  newDirection: 7,
+  newAccount: 8,
+  splitHistory: 9,
+  sellsManyKinds: 10,
+  constant: 11,
+} as const;
+export const INPUTS = 12;
+
+/** Each reason a line is held below the band is a constant of its own among the calibration's inputs. */
+export const HELD_INPUT: Record<HeldBelow, number> = {
+  "names-no-party": INPUT.namesNoParty,
+  "new-direction": INPUT.newDirection,
+  "new-account": INPUT.newAccount,
+  "split-history": INPUT.splitHistory,
+  "sells-many-kinds": INPUT.sellsManyKinds,
+};
 
 /** The regression hesitates when its second category is at least this share as probable as its first. */
 const HESITATION = 0.5;
@@ -147,17 +169,17 @@ export class Fit {
     inputs[INPUT.constant] = 1;
     const heldBelow = heldBelowBy(key, history, readingOf(key, corpus, this.widths));
     const ceiling = ceilingOf(heldBelow);
-    // Held lines (checks, split merchants) are wrong more often than their other inputs tell, and a new direction's for a reason of its own:
-    // a constant of their own each keeps them from pulling every other line's down.
-    if (heldBelow === "new-direction") inputs[INPUT.newDirection] = 1;
-    else if (heldBelow) inputs[INPUT.held] = 1;
+    // Held lines are right more or less often than their other inputs tell, each reason its own way (checks far less, a merchant
+    // met on another account more): a constant per reason keeps them from pulling every other line's, and each other's, confidence.
+    if (heldBelow) inputs[HELD_INPUT[heldBelow]] = 1;
     // No history (a merchant no example shows) is an input of its own, not a degree of agreement.
     if (!history) return { best, inputs, prior: 0.5, history: null, ceiling, heldBelow };
     inputs[INPUT.merchant] = logOdds(history.merchant);
     inputs[INPUT.band] = logOdds(history.band);
     inputs[INPUT.account] = logOdds(history.account);
     inputs[INPUT.known] = 1;
-    return { best, inputs, prior: historyPrior(history), history, ceiling, heldBelow };
+    // A line that names no party (a check by its number) has a history of the channel, not of a payee: it says nothing of the line.
+    return { best, inputs, prior: heldBelow === "names-no-party" ? 0.5 : historyPrior(history), history, ceiling, heldBelow };
   }
 }
 

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { calibrate, expectedCalibrationError, fitCalibration, logit } from "./calibration";
 import { BAND_OPENS_AT, calibrationHolds, DEFAULT_DUH_BAND_FLOOR, FALLING, LocalModel, reachedBy, RISING, type Example, type KeptCalibration } from "./classifier";
 import { Evidence } from "./evidence";
-import { INPUT, INPUTS } from "./fit";
+import { Fit, HELD_INPUT, INPUT, INPUTS } from "./fit";
+import { historyPrior } from "./history";
+import type { HeldBelow } from "./held-below";
 import { canonicalText, featuresOfKey, keyParts, lineKey, nameDisagrees, namesNobody, sizeBand, type LineFacts } from "./features";
 import { SoftmaxRegression } from "./linear";
 import { toEnd } from "./steps";
@@ -132,30 +134,31 @@ describe("calibration", () => {
     expect(calibrate(fit, [logit(0.99), 1])).toBeGreaterThan(calibrate(fit, [logit(0.9), 1]));
   });
 
-  it("gives the lines held below the band a constant of their own, so they pull no other line's confidence down", () => {
-    // Lines that measured alike, open or held (a split merchant's, a check's): the held ones come out right far less often.
-    const measured = (held: number) => {
+  it("gives the lines held below the band a constant of their own for each reason, so they pull no other line's confidence down", () => {
+    // Lines that measured alike, open or held (a check's, a merchant's seen on another account): each held kind comes out right as often as it does.
+    const measured = (held: HeldBelow | null) => {
       const inputs = new Array<number>(INPUTS).fill(0);
       inputs[INPUT.probability] = logit(0.95);
       inputs[INPUT.merchant] = inputs[INPUT.band] = inputs[INPUT.account] = 2;
       inputs[INPUT.known] = inputs[INPUT.constant] = 1;
-      inputs[INPUT.held] = held;
+      if (held) inputs[HELD_INPUT[held]] = 1;
       return inputs;
     };
-    const heldOut = (held: number, n: number, rightShare: number) => Array.from({ length: n }, (_, i) => ({ inputs: measured(held), correct: i < n * rightShare }));
+    const heldOut = (held: HeldBelow | null, n: number, rightShare: number) => Array.from({ length: n }, (_, i) => ({ inputs: measured(held), correct: i < n * rightShare }));
     const fit = (pairs: { inputs: number[]; correct: boolean }[]) => {
       const { ridges, priorLines } = calibrationHolds(pairs.length);
       return fitCalibration(pairs, RISING, FALLING, ridges, priorLines);
     };
-    const apart = fit([...heldOut(0, 300, 0.98), ...heldOut(1, 300, 0.6)]);
-    expect(calibrate(apart, measured(0))).toBeCloseTo(0.98, 1);
-    expect(calibrate(apart, measured(1))).toBeCloseTo(0.6, 1);
+    const apart = fit([...heldOut(null, 300, 0.98), ...heldOut("names-no-party", 300, 0.3), ...heldOut("new-account", 300, 0.85)]);
+    expect(calibrate(apart, measured(null))).toBeCloseTo(0.98, 1);
+    expect(calibrate(apart, measured("names-no-party"))).toBeCloseTo(0.3, 1);
+    expect(calibrate(apart, measured("new-account"))).toBeCloseTo(0.85, 1);
     // Read as one, the held lines drag the open ones down to what neither group is.
-    const pooled = fit([...heldOut(0, 300, 0.98), ...heldOut(0, 300, 0.6)]);
-    expect(calibrate(pooled, measured(0))).toBeLessThan(0.85);
+    const pooled = fit([...heldOut(null, 300, 0.98), ...heldOut(null, 300, 0.6)]);
+    expect(calibrate(pooled, measured(null))).toBeLessThan(0.85);
     // Held lines that came out better than the open ones are no surer for being held.
-    const better = fit([...heldOut(0, 300, 0.9), ...heldOut(1, 300, 0.99)]);
-    expect(calibrate(better, measured(1))).toBeCloseTo(calibrate(better, measured(0)), 6);
+    const better = fit([...heldOut(null, 300, 0.9), ...heldOut("split-history", 300, 0.99)]);
+    expect(calibrate(better, measured("split-history"))).toBeCloseTo(calibrate(better, measured(null)), 6);
   });
 
   it("holds the history's weights and the prior fully on a few held-out lines, and less in proportion beyond 50", () => {
@@ -537,6 +540,23 @@ describe("LocalModel", () => {
     const named = LocalModel.train(taught([...history, ...contractor((i) => `NGUYEN PLUMBING ${3100 + i}`)])).predict(facts("NGUYEN PLUMBING 3999", -84_000))!;
     expect(named.confidence).toBeGreaterThanOrEqual(DEFAULT_DUH_BAND_FLOOR);
     expect(named.heldBelow).toBeUndefined();
+  });
+
+  it("reads a check's history as saying nothing of it where the held-out lines are few: the calibration's prior for it is an even chance", () => {
+    const checks = book([{ text: (i) => `CHECK ${3100 + i}`, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 12);
+    const evidence = new Evidence();
+    for (const example of taught([...history, ...checks])) {
+      evidence.see(example.key, 1);
+      evidence.learn(example, 1);
+    }
+    const fit = toEnd(Fit.inSteps(evidence.copyOfExamples(), toEnd(evidence.corpusInSteps())))!;
+    const check = fit.measure(lineKey(facts("CHECK 3999", -84_000)));
+    expect(check.heldBelow).toBe("names-no-party");
+    expect(historyPrior(check.history!)).toBeGreaterThan(0.9);
+    expect(check.prior).toBe(0.5);
+    // A merchant the text names is judged by its history.
+    const named = fit.measure(lineKey(facts(history[0]!.line.description, history[0]!.line.amountCents, history[0]!.line.accountId)));
+    expect(named.prior).toBe(historyPrior(named.history!));
   });
 
   it("keeps a transfer to an account no example shows below the band, however sure the bank's words around it are", () => {
