@@ -81,15 +81,15 @@ export const succession = ({ agree, lines }: Tally) => (agree + 0.5) / (lines + 
 
 /**
  * What a history alone says of its line's category (the calibration's prior while the
- * held-out lines are few): the rule of succession over its narrowest view that holds any
- * line, the merchant's lines, those in the line's amount band or those in its account,
+ * held-out lines are few): the rule of succession over its narrowest view, the merchant's
+ * lines, those in the line's amount band or those in its account where they hold a line,
  * whichever says least. A view with no line says nothing, not doubt: read as an even chance,
  * it pulled the confidence of every merchant met at a new price or on another card towards
  * a half, and at 50 labels the calibration fell 0.1-0.3 short of what such lines earned
  * (docs/model-evaluation.md, "An empty view says nothing"). A check's history is no payee's
  * (fit.ts reads it as an even chance).
  */
-export const historyPrior = ({ merchant, band, account }: MerchantHistory) => Math.min(...[merchant, band, account].filter((v) => v.lines > 0).map(succession));
+export const historyPrior = ({ merchant, band, account }: MerchantHistory) => Math.min(succession(merchant), ...[band, account].filter((v) => v.lines > 0).map(succession));
 
 /** Whether a feature is kept in the history: a merchant's identity, or a word within a band or an account. */
 export const isKept = (feature: string) => isIdentity(feature) || feature.includes("@");
