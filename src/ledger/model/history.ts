@@ -85,7 +85,7 @@ export const succession = ({ agree, lines }: Tally) => (agree + 0.5) / (lines + 
  * lines, those in the line's amount band or those in its account where they hold a line,
  * whichever says least. A view with no line says nothing, not doubt: read as an even chance,
  * it pulled the confidence of every merchant met at a new price or on another card towards
- * a half, and at 50 labels the calibration fell 0.1-0.3 short of what such lines earned
+ * a half, where at 50 labels such lines were already given less than they earned
  * (docs/model-evaluation.md, "An empty view says nothing"). A check's history is no payee's
  * (fit.ts reads it as an even chance).
  */
