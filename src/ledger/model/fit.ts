@@ -157,17 +157,18 @@ export class Fit {
     const { idx, values, novelty } = encode(features, key, corpus, this.vocabulary, false);
     const scores = this.regression.score(idx, values);
     let [best, probability] = [scores.best, scores.probability];
-    let history = this.histories.read(key, features, best, corpus);
+    const reading = readingOf(key, corpus, this.widths);
+    let history = this.histories.read(key, features, best, corpus, reading.cut);
     // Where the regression hesitates between two categories, the merchant's own lines settle it.
     if (scores.secondProbability >= HESITATION * probability) {
-      const other = this.histories.read(key, features, scores.second, corpus);
+      const other = this.histories.read(key, features, scores.second, corpus, reading.cut);
       if (other && (!history || logOdds(other.merchant) > logOdds(history.merchant))) [best, probability, history] = [scores.second, scores.secondProbability, other];
     }
     const inputs = new Array<number>(INPUTS).fill(0);
     inputs[INPUT.probability] = logit(probability);
     inputs[INPUT.novelty] = novelty;
     inputs[INPUT.constant] = 1;
-    const heldBelow = heldBelowBy(key, history, readingOf(key, corpus, this.widths));
+    const heldBelow = heldBelowBy(key, history, reading);
     const ceiling = ceilingOf(heldBelow);
     // Held lines are right more or less often than their other inputs tell, each reason its own way (checks far less, a merchant
     // met on another account more): a constant per reason keeps them from pulling every other line's, and each other's, confidence.

@@ -43,6 +43,15 @@ export interface MerchantHistory {
   account: Tally;
   /** Of those, the ones whose money went the line's way (in or out). */
   direction: Tally;
+  /**
+   * Where the line was cut at its bank's width inside its merchant's name, every example
+   * line with the name (`name`; where the line ends in it, the one longer word it begins if
+   * there is one: `PRA` of `PRAIRIE`), of which the feature's lines are a part: what the bank
+   * cut away may be all that told the line from the name's other lines (`Withdrawal POS
+   * #085569672213 THE` of THE HOME DEPOT, two labels of it agreeing by chance where the
+   * store's forty split). Null otherwise (`cutWholeOf`).
+   */
+  whole: Tally | null;
   /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
   name: string | null;
   /**
@@ -139,8 +148,8 @@ export class Histories {
     for (let k = 0; k < lines.length; k++) perClass[k]! += lines[k]!;
   }
 
-  /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. */
-  read(key: string, features: readonly string[], k: number, corpus: Corpus): MerchantHistory | null {
+  /** What the examples say of the merchant the line names, for class `k`; null when no example shares any of its identity features. `atWidth`: the line was cut at its bank's width (bank-width.ts). */
+  read(key: string, features: readonly string[], k: number, corpus: Corpus, atWidth = false): MerchantHistory | null {
     const idf = (f: string) => inverseFrequency(corpus.frequencies.get(f) ?? 0, corpus.lines.size);
     const { description, signBand, account } = keyParts(key);
     const name = this.nameOf(key, corpus, idf);
@@ -163,6 +172,7 @@ export class Histories {
       band: this.narrowest(chosen.f, `@${signBand}`, k),
       account: this.narrowest(chosen.f, `@@${account}`, k),
       direction: this.narrowest(chosen.f, `@${signBand[0]}`, k),
+      whole: atWidth ? this.cutWholeOf(description, name, chosen.f, k) : null,
       name,
       ofManyKinds: 2 * (this.manyKindsLines.get(chosen.f) ?? 0) > chosen.merchant.lines,
     };
@@ -277,6 +287,21 @@ export class Histories {
    */
   private vouchedByOneName(feature: string): boolean {
     return !this.printed.has(feature) && (this.namedOnly.get(feature) ?? 0) < 2;
+  }
+
+  /**
+   * `whole` of a line cut at its bank's width: null unless the cut falls inside the name,
+   * that is, its last word of letters (before a remnant too short to be one: `PRAIRIE` of
+   * `PRAIRIE KE`) is the name or a word of `feature`, the feature that speaks for it.
+   */
+  private cutWholeOf(description: string, name: string | null, feature: string, k: number): Tally | null {
+    if (name === null) return null;
+    const words = description.split(" ");
+    const last = words.length > 1 && !isNameWord(words[words.length - 1]!) ? words[words.length - 2]! : words[words.length - 1]!;
+    if (last !== name && !feature.slice(2).split("_").includes(last)) return null;
+    const longer = name === lastWord(description) ? this.completions().get(name) : null;
+    if (longer) return this.tally(longer, k);
+    return this.counts.has(`w:${name}`) ? this.tally(`w:${name}`, k) : null;
   }
 
   private tally(feature: string, k: number): Tally {

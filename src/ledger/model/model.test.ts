@@ -518,6 +518,31 @@ describe("LocalModel", () => {
     expect(model.predict(facts("Zelle payment to SMITH MARK", -30_000))!.heldBelow).toBeUndefined();
   });
 
+  it("judges a line its bank cut inside the name by all the name's lines, not by the few cut where it was", () => {
+    // A credit union's checking account: every line cut at 32 characters.
+    const cut = (text: string) => text.slice(0, 32);
+    const suppliers = ["ALDER", "BIRCH", "CEDAR", "DOGWOOD", "ELM", "FIR", "GINKGO", "HAZEL", "IVY", "JUNIPER", "KAPOK", "LARCH", "MAPLE", "NUTMEG", "OAK", "PINE", "QUINCE", "ROWAN", "SPRUCE", "TEAK"];
+    const categories = ["Materials", "Packaging", "Software", "Fuel"];
+    const feed = book(suppliers.map((name, m) => ({ text: () => cut(`POS Withdrawal ${name} TRADING COMPANY OAKLAND CA`), category: categories[m % 4]!, cents: (i: number) => -(650 * 10 ** (i % 3)) })), 6);
+    // A store printed whole enough to name it on twenty lines, and twice cut before all but its
+    // first word (`THE`) or inside it (`PRA` of `PRAIRIE`), both cut lines bought for the owner.
+    const store = (name: string, categoryOf: (i: number) => string) => [
+      ...Array.from({ length: 20 }, (_, i) => ({ line: facts(cut(`POS DEBIT-DC 7534 ${name} #${4000 + (i % 3)}`), -(2_000 + 500 * (i % 5))), category: categoryOf(i) })),
+      ...[0, 1].map((i) => ({ line: facts(cut(`Withdrawal POS #${850569337201 + i * 7} ${name}`), -(2_200 + 500 * i)), category: "Owner draw" })),
+    ];
+    const probe = (model: LocalModel, name: string) => model.predict(facts(cut(`Withdrawal POS #257334691588 ${name}`), -2_400))!;
+    for (const name of ["THE HOME DEPOT", "PRAIRIE KETTLE"]) {
+      // Its lines split, half materials and half the owner's: the two cut lines agreeing is chance.
+      const split = LocalModel.train(taught([...feed, ...store(name, (i) => (i % 2 ? "Materials" : "Owner draw"))]));
+      expect(probe(split, name)).toMatchObject({ heldBelow: "split-history" });
+      expect(probe(split, name).confidence).toBeLessThan(DEFAULT_DUH_BAND_FLOOR);
+      // Every line of it the owner's: the cut lines are its lines, judged as any.
+      const whole = LocalModel.train(taught([...feed, ...store(name, () => "Owner draw")]));
+      expect(probe(whole, name)).toMatchObject({ category: "Owner draw" });
+      expect(probe(whole, name).heldBelow).toBeUndefined();
+    }
+  });
+
   it("holds a store whose name a network's columns glued to its city below the band, where the tenant's lines print the city apart", () => {
     const city = book([{ text: (i: number) => `SAN DIEGO GAS ELEC ${400 + i} SAN DIEGO CA`, category: "Utilities", cents: (i: number) => -(1_500 * 10 ** (i % 3)) }], 8);
     const market = Array.from({ length: 4 }, (_, i) => ({ line: facts(`PURCHASE SCOTT FAMILY MARKETSAN DIEGO CA ${i}`, -(2_500 + 900 * i)), category: "Meals" }));
