@@ -17,7 +17,7 @@
 import { byText, inverseFrequency, KEY_WORK, type Corpus, type Examples } from "./evidence";
 import { featuresOfKey, keyParts, nameDisagrees, withoutName } from "./features";
 import { bankWidthsInSteps, cutAt, type Widths } from "./bank-width";
-import { sellsManyKinds, type Reading } from "./many-kinds";
+import { ENDINGS, sellsManyKinds, type Reading } from "./many-kinds";
 import { ceilingOf, heldBelowBy, type HeldBelow } from "./held-below";
 import { bankWordsInSteps } from "./bank-words";
 import { Histories, historyPrior, logOdds, type MerchantHistory } from "./history";
@@ -119,7 +119,10 @@ export class Fit {
       }
       const features = featuresOfKey(key);
       const { description, name } = keyParts(key);
-      histories.add(key, features, counts, sellsManyKinds(description, name, readingOf(key, corpus, widths)));
+      const reading = readingOf(key, corpus, widths);
+      // A name glued to the next field is the merchant's name still: its history counts the line as printed apart too.
+      const apart = gluedApart(key, reading.isWord);
+      histories.add(key, apart ? [...new Set([...features, ...featuresOfKey(apart)])] : features, counts, sellsManyKinds(description, name, reading));
       // An aggregator's name that names none of the description teaches the regression nothing: one
       // software bill the aggregator called Panera Bread made Panera's own lines software.
       const encoded = encode(nameDisagrees(key) ? featuresOfKey(withoutName(key)) : features, key, corpus, vocabulary, true);
@@ -184,8 +187,35 @@ export class Fit {
   }
 }
 
+/** The fewest letters of either part of a glued word read apart. */
+const GLUED_PART = 4;
+
+/**
+ * An example key with the words that a network's fixed columns glued to the next field read
+ * apart (`PEREZ BROSALBUQUERQUE NM` as `PEREZ BROS ALBUQUERQUE NM`), or null where it has
+ * none: a word of letters that begins with a word of the tenant's lines (`isWord`) followed
+ * by another, each of four letters or more, the first not printed apart on the line already
+ * and the rest not what English adds to make another word (`ENDINGS`: `MARKETPLACE`).
+ */
+function gluedApart(key: string, isWord: (word: string) => boolean): string | null {
+  const { description } = keyParts(key);
+  const words = description.split(" ");
+  let changed = false;
+  const read = words.map((word) => {
+    if (word.length < 2 * GLUED_PART || !/^[a-z]+$/.test(word)) return word;
+    for (let at = GLUED_PART; at <= word.length - GLUED_PART; at++) {
+      const [first, rest] = [word.slice(0, at), word.slice(at)];
+      if (ENDINGS.has(rest) || words.includes(first) || !isWord(first) || !isWord(rest)) continue;
+      changed = true;
+      return `${first} ${rest}`;
+    }
+    return word;
+  });
+  return changed ? `${read.join(" ")}${key.slice(description.length)}` : null;
+}
+
 /** How a key's description is read beyond its words (many-kinds.ts): cut at its account's bank's width, glued to words of the tenant's lines (on two line keys or more). */
-function readingOf(key: string, corpus: Corpus, widths: Widths): Reading {
+function readingOf(key: string, corpus: Corpus, widths: Widths): Required<Reading> {
   return { cut: cutAt(key, widths), isWord: (word) => (corpus.frequencies.get(`w:${word}`) ?? 0) >= 2 };
 }
 

@@ -80,12 +80,12 @@ function endsInABeginning(description: string): boolean {
 
 /** A name's last word of four letters or more (the longest first) glued to more letters, as a network's fixed columns glue it to the next field (`MARKETSAN DIEGO CA`). */
 const GLUED = new RegExp(`(?<= |^)(${[...new Set(NAMES.map((name) => name.slice(name.lastIndexOf(" ") + 1)).filter((word) => word.length >= 4))].sort((a, b) => b.length - a.length).join("|")})([a-z]{2,})(?= |$)`, "g");
-/** What English adds to such a word to make another word (`MARKETING`, `MARKETPLACE`): never a field glued on. */
-const SUFFIXES = new Set(["s", "es", "ed", "er", "ers", "ing", "ings", "place", "places"]);
+/** What English adds to a word to make another word (`MARKETING`, `MARKETPLACE`): never a field glued on. */
+export const ENDINGS: ReadonlySet<string> = new Set(["s", "es", "ed", "er", "ers", "ing", "ings", "place", "places"]);
 
 /** The description with each name's last word glued to a word of the tenant's lines (`isWord`) read apart (`marketsan` as `market san`). */
 const unglued = (description: string, isWord: (word: string) => boolean) =>
-  description.replace(GLUED, (glued: string, last: string, rest: string) => (!SUFFIXES.has(rest) && isWord(rest) ? `${last} ${rest}` : glued));
+  description.replace(GLUED, (glued: string, last: string, rest: string) => (!ENDINGS.has(rest) && isWord(rest) ? `${last} ${rest}` : glued));
 
 /** How a line's description is read beyond its words: whether it was cut at its bank's width (bank-width.ts), and which words are the tenant's lines'. */
 export interface Reading {

@@ -553,6 +553,23 @@ describe("LocalModel", () => {
     expect(LocalModel.train(taught([...history, ...city, ...agency])).predict(facts("ACME MARKETING SAN DIEGO CA 9", -3_100))!.heldBelow).toBeUndefined();
   });
 
+  it("counts a label whose name a network's columns glued to the city in its merchant's history as if printed apart", () => {
+    // The tenant's town: its name printed apart on other merchants' lines.
+    const town = book([{ text: (i: number) => `ALBUQUERQUE GAS ${400 + i} ALBUQUERQUE NM`, category: "Utilities", cents: (i: number) => -(1_500 * 10 ** (i % 3)) }], 8);
+    // At two sizes, so the name printed apart is on two line keys, as a word of the tenant's lines is.
+    const printed = (text: string, category: string, i: number) => ({ line: facts(text, -(5_000 + 300 * i) * 10 ** (i % 2)), category });
+    const store = (gluedCategory: string) => [
+      printed("PURCHASE PEREZ BROS ALBUQUERQUE NM", "Materials", 0),
+      printed("PURCHASE PEREZ BROS ALBUQUERQUE NM", "Materials", 1),
+      printed("PURCHASE PEREZ BROSALBUQUERQUE NM", gluedCategory, 2),
+    ];
+    const probe = (model: LocalModel) => model.predict(facts("PURCHASE PEREZ BROS ALBUQUERQUE NM", -5_400))!;
+    // The glued label went to the owner: the store's three labels split, whichever way each was printed.
+    expect(probe(LocalModel.train(taught([...history, ...town, ...store("Owner draw")])))).toMatchObject({ heldBelow: "split-history" });
+    // All three to materials: no split.
+    expect(probe(LocalModel.train(taught([...history, ...town, ...store("Materials")]))).heldBelow).toBeUndefined();
+  });
+
   it("keeps a check printed as its number alone below the band, however many agreed", () => {
     const contractor = (text: (i: number) => string) => book([{ text, category: "Contractors", cents: (i) => -(80_000 + 1_000 * (i % 9)) }], 200);
     // Two hundred agreeing checks at about that size: the next may pay someone none of them did.
