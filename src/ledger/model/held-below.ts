@@ -61,15 +61,15 @@ function separates(view: Tally, merchant: Tally): boolean {
 /**
  * Whether a merchant's history splits where nothing on the line tells it apart: its lines
  * split, and neither its lines in the line's amount band nor those in its account separate
- * the line; or, for a line cut at its bank's width inside its name, the name's lines split
- * (`whole`) and neither the merchant's lines nor those views of them separate it from them.
+ * the line; or the merchant's lines are a part of the name's (`whole`), which split, and
+ * neither that part nor those views of it separate the line from them.
  * `doubt`: lines counted as gone elsewhere before any was (a store that sells many kinds of
  * things, `MANY_KINDS_DOUBT`).
  */
 function splitForTheLine(history: MerchantHistory, doubt = 0): boolean {
   const merchant = { agree: history.merchant.agree, lines: history.merchant.lines + doubt };
   if (splits(merchant)) return !separates(history.band, merchant) && !separates(history.account, merchant);
-  // A line cut inside its name: the merchant's lines that agree are a part of the name's, which split.
+  // The merchant's lines that agree are a part of the name's, which split: the part may agree by chance.
   const { whole } = history;
   return whole !== null && splits(whole) && !separates(history.merchant, whole) && !separates(history.band, whole) && !separates(history.account, whole);
 }
@@ -107,9 +107,11 @@ const MANY_KINDS_DOUBT = 2;
  *   bought from for materials and for the owner, at any price, on either card). The
  *   regression, which learns each of the merchant's few examples by its amounts and codes,
  *   may be sure of a line its history is not. Where the band or the account separates the
- *   line, the calibration judges how far. A line its bank cut inside the name is judged
- *   by all the name's lines (`Withdrawal POS #085569672213 THE`: two such lines of THE
- *   HOME DEPOT agreeing tell nothing where the store's forty split);
+ *   line, the calibration judges how far. Where a word or pair narrower than the line's
+ *   name speaks for the merchant, it is judged against all the name's lines too
+ *   (`Withdrawal POS #085569672213 THE`: two lines of THE HOME DEPOT cut so, agreeing, tell
+ *   nothing where the store's forty split; `VISA DDA PUR 979029 PEREZ BROS`, one of one,
+ *   where the store's three went two to one);
  * - "sells-many-kinds", the line names a store that sells many kinds of things
  *   (many-kinds.ts: a chain such as Walmart, Costco, Amazon's marketplace or Home Depot, or a
  *   store whose name says its kind, `PEREZ HARDWARE`), or its merchant's examples mostly do

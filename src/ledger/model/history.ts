@@ -44,12 +44,13 @@ export interface MerchantHistory {
   /** Of those, the ones whose money went the line's way (in or out). */
   direction: Tally;
   /**
-   * Where the line was cut at its bank's width inside its merchant's name, every example
-   * line with the name (`name`; where the line ends in it, the one longer word it begins if
-   * there is one: `PRA` of `PRAIRIE`), of which the feature's lines are a part: what the bank
-   * cut away may be all that told the line from the name's other lines (`Withdrawal POS
-   * #085569672213 THE` of THE HOME DEPOT, two labels of it agreeing by chance where the
-   * store's forty split). Null otherwise (`cutWholeOf`).
+   * Every example line with the line's most distinctive word (`name`), of which the lines of
+   * the feature that speaks for the merchant are a part where that feature is another word
+   * or a pair (`POS THE` of every line with `THE`, `PUR PEREZ` of every line with `PEREZ`): a
+   * part that agrees where the whole splits may agree by chance. Where the bank cut the line
+   * at its width inside the name, the one longer word the name begins, if there is one
+   * (`PRA` of `PRAIRIE`). Null where the name itself speaks for the merchant, or there is
+   * none (`wholeOf`).
    */
   whole: Tally | null;
   /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
@@ -172,7 +173,7 @@ export class Histories {
       band: this.narrowest(chosen.f, `@${signBand}`, k),
       account: this.narrowest(chosen.f, `@@${account}`, k),
       direction: this.narrowest(chosen.f, `@${signBand[0]}`, k),
-      whole: atWidth ? this.cutWholeOf(description, name, chosen.f, k) : null,
+      whole: this.wholeOf(description, name, chosen.f, atWidth, k),
       name,
       ofManyKinds: 2 * (this.manyKindsLines.get(chosen.f) ?? 0) > chosen.merchant.lines,
     };
@@ -290,18 +291,14 @@ export class Histories {
   }
 
   /**
-   * `whole` of a line cut at its bank's width: null unless the cut falls inside the name,
-   * that is, its last word of letters (before a remnant too short to be one: `PRAIRIE` of
-   * `PRAIRIE KE`) is the name or a word of `feature`, the feature that speaks for it.
+   * `whole`: the name's lines where another feature speaks for the merchant, or where the
+   * line was cut at its bank's width in the name, the one longer word the name begins.
    */
-  private cutWholeOf(description: string, name: string | null, feature: string, k: number): Tally | null {
+  private wholeOf(description: string, name: string | null, feature: string, atWidth: boolean, k: number): Tally | null {
     if (name === null) return null;
-    const words = description.split(" ");
-    const last = words.length > 1 && !isNameWord(words[words.length - 1]!) ? words[words.length - 2]! : words[words.length - 1]!;
-    if (last !== name && !feature.slice(2).split("_").includes(last)) return null;
-    const longer = name === lastWord(description) ? this.completions().get(name) : null;
+    const longer = atWidth && name === lastWord(description) ? this.completions().get(name) : null;
     if (longer) return this.tally(longer, k);
-    return this.counts.has(`w:${name}`) ? this.tally(`w:${name}`, k) : null;
+    return feature !== `w:${name}` && this.counts.has(`w:${name}`) ? this.tally(`w:${name}`, k) : null;
   }
 
   private tally(feature: string, k: number): Tally {

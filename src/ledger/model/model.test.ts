@@ -543,6 +543,32 @@ describe("LocalModel", () => {
     }
   });
 
+  it("judges a merchant read by a narrower word or pair than its name against all the name's lines", () => {
+    // Two shapes of one bank's card lines, each printed for many merchants.
+    const shapes = book(["ALDER", "BIRCH", "CEDAR", "DOGWOOD", "ELM", "FIR"].flatMap((name, m) => [
+      { text: () => `VISA DDA PUR 123456 ${name} SUPPLY OAKLAND CA`, category: ["Materials", "Packaging", "Software"][m % 3]! },
+      { text: () => `DBCRD PUR AP 123456 ${name} SUPPLY OAKLAND CA`, category: ["Materials", "Packaging", "Software"][m % 3]! },
+    ]), 2);
+    // A store's three labels, one of them in the other shape.
+    const store = (second: string) => [
+      { line: facts("DBCRD PUR AP 799707 PEREZ BROS OAKLAND CA", -5_415), category: "Materials" },
+      { line: facts("DBCRD PUR AP 060687 PEREZ BROS OAKLAND CA", -5_179), category: second },
+      { line: facts("VISA DDA PUR 979029 PEREZ BROS OAKLAND CA", -5_038), category: "Materials" },
+    ];
+    const probe = (model: LocalModel) => model.predict(facts("VISA DDA PUR 655509 PEREZ BROS OAKLAND CA", -5_600))!;
+    // The store's lines went two to one: the one label of this shape agreeing is chance.
+    expect(probe(LocalModel.train(taught([...history, ...shapes, ...store("Owner draw")])))).toMatchObject({ category: "Materials", heldBelow: "split-history" });
+    expect(probe(LocalModel.train(taught([...history, ...shapes, ...store("Materials")]))).heldBelow).toBeUndefined();
+    // A pair whose lines went one way six times where the name's split is the merchant's own: `US FOODS` beside `WHOLE FOODS`.
+    const foods = [
+      ...book([{ text: (i: number) => `US FOODS INC ACH PMT ${27813587 + i}`, category: "Inventory", cents: (i: number) => -(40_000 + 900 * i) }], 6),
+      ...book([{ text: (i: number) => `WHOLE FOODS MKT #${10200 + i} OAKLAND CA`, category: "Owner draw", cents: (i: number) => -(4_000 + 900 * i) }], 6),
+    ];
+    const usFoods = LocalModel.train(taught([...history, ...shapes, ...foods])).predict(facts("US FOODS INC ACH PMT 27813599", -45_000))!;
+    expect(usFoods).toMatchObject({ category: "Inventory" });
+    expect(usFoods.heldBelow).toBeUndefined();
+  });
+
   it("holds a store whose name a network's columns glued to its city below the band, where the tenant's lines print the city apart", () => {
     const city = book([{ text: (i: number) => `SAN DIEGO GAS ELEC ${400 + i} SAN DIEGO CA`, category: "Utilities", cents: (i: number) => -(1_500 * 10 ** (i % 3)) }], 8);
     const market = Array.from({ length: 4 }, (_, i) => ({ line: facts(`PURCHASE SCOTT FAMILY MARKETSAN DIEGO CA ${i}`, -(2_500 + 900 * i)), category: "Meals" }));
