@@ -49,13 +49,13 @@ const FEW_FROM_OTHER_ACCOUNTS = 3;
  * Whether a view of a split merchant's history (its lines in the line's amount band, or in
  * its account) tells the line apart: the view does not split, and its lines went the chosen
  * category's way so much more often than the merchant's did that the merchant's split alone
- * would give such a run less often than `CHANCE`. Five lines of five on the credit card where
+ * would give such a run less often than `chance` (`CHANCE` unless said). Five lines of five on the credit card where
  * the merchant's seventeen went five to twelve separate (0.2%); nine of ten in a band where
  * its sixteen went thirteen to three do not (41%).
  */
-function separates(view: Tally, merchant: Tally): boolean {
+function separates(view: Tally, merchant: Tally, chance = CHANCE): boolean {
   if (view.lines === 0 || splits(view)) return false;
-  return atMost(view.lines - view.agree, view.lines, 1 - merchant.agree / merchant.lines) < CHANCE;
+  return atMost(view.lines - view.agree, view.lines, 1 - merchant.agree / merchant.lines) < chance;
 }
 
 /**
@@ -71,7 +71,10 @@ function splitForTheLine(history: MerchantHistory, doubt = 0): boolean {
   if (splits(merchant)) return !separates(history.band, merchant) && !separates(history.account, merchant);
   // The merchant's lines that agree are a part of the name's, which split: the part may agree by chance.
   const { whole } = history;
-  return whole !== null && splits(whole) && !separates(history.merchant, whole) && !separates(history.band, whole) && !separates(history.account, whole);
+  if (whole === null || !splits(whole)) return false;
+  // The part was chosen as the one of several that agrees best: its run must be rarer than chance by as many.
+  const chance = CHANCE / Math.max(1, history.chosenAmong);
+  return !separates(history.merchant, whole, chance) && !separates(history.band, whole) && !separates(history.account, whole);
 }
 
 /**

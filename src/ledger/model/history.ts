@@ -53,6 +53,8 @@ export interface MerchantHistory {
    * none (`wholeOf`).
    */
   whole: Tally | null;
+  /** How many of the line's words and pairs the feature that speaks for the merchant was chosen among: the best agreement of several is likelier by chance. */
+  chosenAmong: number;
   /** The line's most distinctive word (`nameOf`), which names its merchant to other tenants (shared-prior.ts; a transfer's account, `#7636`, names nothing there); null when it has none. */
   name: string | null;
   /**
@@ -174,6 +176,7 @@ export class Histories {
       account: this.narrowest(chosen.f, `@@${account}`, k),
       direction: this.narrowest(chosen.f, `@${signBand[0]}`, k),
       whole: this.wholeOf(description, name, chosen.f, atWidth, k),
+      chosenAmong: known.length,
       name,
       ofManyKinds: 2 * (this.manyKindsLines.get(chosen.f) ?? 0) > chosen.merchant.lines,
     };

@@ -36,7 +36,7 @@ const merchant = (tenants: number, agreement: number, category: string | null = 
   namingTenants,
 });
 
-const history = (agree: number, lines: number, name: string | null): MerchantHistory => ({ merchant: { agree, lines }, band: { agree, lines }, account: { agree, lines }, direction: { agree, lines }, name, whole: null, ofManyKinds: false });
+const history = (agree: number, lines: number, name: string | null): MerchantHistory => ({ merchant: { agree, lines }, band: { agree, lines }, account: { agree, lines }, direction: { agree, lines }, name, whole: null, chosenAmong: 1, ofManyKinds: false });
 
 describe("a tenant's contribution to the shared merchant prior", () => {
   it("gives, per word naming one merchant on five labelled lines or more, the share of them in its most frequent category", () => {
