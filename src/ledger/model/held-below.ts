@@ -49,9 +49,9 @@ const FEW_FROM_OTHER_ACCOUNTS = 3;
  * Whether a view of a split merchant's history (its lines in the line's amount band, or in
  * its account) tells the line apart: the view does not split, and its lines went the chosen
  * category's way so much more often than the merchant's did that the merchant's split alone
- * would give such a run less often than `chance` (`CHANCE` unless said). Five lines of five on the credit card where
- * the merchant's seventeen went five to twelve separate (0.2%); nine of ten in a band where
- * its sixteen went thirteen to three do not (41%).
+ * would give such a run less often than `chance` (`CHANCE` unless said). Five lines of
+ * five on the credit card where the merchant's seventeen went five to twelve separate
+ * (0.2%); nine of ten in a band where its sixteen went thirteen to three do not (41%).
  */
 function separates(view: Tally, merchant: Tally, chance = CHANCE): boolean {
   if (view.lines === 0 || splits(view)) return false;
