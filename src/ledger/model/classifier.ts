@@ -127,7 +127,7 @@ const PRIOR_LINES = 10;
  */
 const FEW_HELD_OUT = 50;
 /** The hold's name, kept with each fit: a release that changes the hold refits what an earlier one kept. */
-const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; a constant per reason a line is held; held lines reached at their ceiling; empty views say nothing`;
+const HOLD = `history ridge ${HISTORY_RIDGE}, prior ${PRIOR_LINES} lines, shrinking beyond ${FEW_HELD_OUT}; a constant per reason a line is held; held lines reached at their ceiling; empty views say nothing; a narrower word than the name judged by the name's lines`;
 /** Below this many examples the calibration is refitted at every change. */
 const SMALL = 100;
 /** Rules' decisions may grow the examples by this factor before the fit is refitted for them alone. */
