@@ -18,6 +18,7 @@ import { Evidence } from "../src/ledger/model/evidence";
 import { Fit } from "../src/ledger/model/fit";
 import { lineKey } from "../src/ledger/model/features";
 import { heldOutPairs } from "../src/ledger/model/held-out";
+import { toEnd } from "../src/ledger/model/steps";
 import { calibrate, expectedCalibrationError, fitCalibration, type Calibration, type Pair } from "../src/ledger/model/calibration";
 import { calibrationHolds, FALLING, RISING } from "../src/ledger/model/classifier";
 import { inStyle, leaveOneStyleOut, makeBook, type BankLine } from "./bank-text/book";
@@ -42,28 +43,21 @@ interface Case {
   test: Pair[];
 }
 
-function finish<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
 const keyOf = (line: BankLine) => lineKey({ description: line.description, merchantName: line.merchantName, amountCents: line.amountCents, accountId: line.accountId });
 
 function caseOf(style: StyleName, labels: readonly BankLine[], lines: readonly BankLine[], test: readonly BankLine[]): Case | null {
   const evidence = new Evidence();
   for (const line of lines) evidence.see(keyOf(line), 1);
   for (const line of labels) evidence.learn({ key: keyOf(line), category: line.category }, 1);
-  const corpus = finish(evidence.corpusInSteps());
+  const corpus = toEnd(evidence.corpusInSteps());
   const examples = evidence.copyOfExamples();
-  const fit = finish(Fit.inSteps(examples, corpus));
+  const fit = toEnd(Fit.inSteps(examples, corpus));
   if (!fit) return null;
   const measured = test.map((line): Pair => {
     const m = fit.measure(keyOf(line));
     return { inputs: m.inputs, correct: fit.categories[m.best] === line.category, prior: m.prior, ceiling: m.ceiling };
   });
-  return { style, heldOut: finish(heldOutPairs(examples, corpus)), test: measured };
+  return { style, heldOut: toEnd(heldOutPairs(examples, corpus)), test: measured };
 }
 
 /** As the classifier fits it (classifier.ts, `recalibrate`). */
